@@ -1,0 +1,175 @@
+# dicechess — build, lint and test recipes (GNU make).
+#
+#   make study      run the main job (the luck-vs-skill study)
+#   make test       everything CI runs: venv, lint, Rust tests, extension, wheel, pytest
+#   make help       list all targets
+#
+# Every recipe works from a fresh clone: the first target that needs Python
+# creates .venv from requirements-dev.txt, and rustfmt/clippy are installed
+# with rustup if they are missing.
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+.DELETE_ON_ERROR:
+# One recipe at a time, even under `make -j`: the steps share target/ and .venv.
+.NOTPARALLEL:
+MAKEFLAGS += --no-builtin-rules --no-builtin-variables
+
+PYTHON ?= python3
+VENV ?= .venv
+VENV_ABS := $(abspath $(VENV))
+VPY := $(VENV)/bin/python
+CARGO ?= cargo
+# `cargo test` builds tests with [profile.test] (opt-level 2, debug assertions
+# and overflow checks on). `cargo test --release` would instead use the
+# `bench` profile, i.e. the release profile's fat LTO + codegen-units=1 for
+# every test binary, with debug assertions off. Override to taste:
+#   make test CARGO_TEST_FLAGS=--release
+CARGO_TEST_FLAGS ?=
+PYTEST_ARGS ?=
+STUDY_ARGS ?=
+BENCH_ARGS ?=
+# Seconds per fuzz target for `make fuzz`.
+FUZZ_SECONDS ?= 30
+
+# On CI: the lockfile must be up to date, and no interactive progress bars.
+ifdef CI
+CARGO_LOCKED := --locked
+export PIP_PROGRESS_BAR := off
+export CARGO_TERM_PROGRESS_WHEN := never
+else
+CARGO_LOCKED :=
+endif
+export PIP_NO_INPUT := 1
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+VENV_STAMP := $(VENV)/.requirements-dev.stamp
+
+.PHONY: help venv rust-tools lint fmt rust-test develop wheel pytest notebooks \
+        test test-slow perft bench fuzz study typecheck clean distclean
+
+help:
+	@echo "make study       run the main job (dicechess study)"
+	@echo "make test        venv + lint + Rust tests + develop + wheel + pytest (not slow)"
+	@echo "make test-slow   slow pytest tests and ignored Rust tests"
+	@echo "make perft       the (ignored) perft tests"
+	@echo "make bench       cargo bench"
+	@echo "make fuzz        run every cargo-fuzz target for FUZZ_SECONDS=$(FUZZ_SECONDS) s"
+	@echo "make lint        rustfmt, clippy (with and without 'python'), ruff"
+	@echo "make fmt         apply rustfmt and ruff format"
+	@echo "make typecheck   mypy on python/dicechess"
+	@echo "make venv        create .venv from requirements-dev.txt"
+	@echo "make develop     build the extension (release) into .venv"
+	@echo "make wheel       build the abi3 wheel into dist/"
+	@echo "make clean       remove build outputs; make distclean also removes .venv"
+
+# ---------------------------------------------------------------- setup
+
+venv: $(VENV_STAMP)
+
+$(VENV_STAMP): requirements-dev.txt
+	$(PYTHON) -m venv $(VENV)
+	$(VPY) -m pip install -r requirements-dev.txt
+	touch $@
+
+rust-tools:
+	@$(CARGO) fmt --version >/dev/null 2>&1 || rustup component add rustfmt
+	@$(CARGO) clippy --version >/dev/null 2>&1 || rustup component add clippy
+
+# ---------------------------------------------------------------- lint
+
+lint: rust-tools venv
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy $(CARGO_LOCKED) --all-targets -- -D warnings
+	$(CARGO) clippy $(CARGO_LOCKED) --all-targets --features python -- -D warnings
+	$(VENV)/bin/ruff check python tests
+	$(VENV)/bin/ruff format --check python tests
+
+fmt: rust-tools venv
+	$(CARGO) fmt --all
+	$(VENV)/bin/ruff check --fix python tests
+	$(VENV)/bin/ruff format python tests
+
+typecheck: venv
+	$(VENV)/bin/mypy
+
+# ---------------------------------------------------------------- build
+
+# maturin develop builds the extension with the release profile and installs
+# the package into .venv in editable form: python/dicechess/*.py are used in
+# place and the compiled module lands in python/dicechess/_core.abi3.so.
+develop: venv
+	VIRTUAL_ENV=$(VENV_ABS) $(VENV)/bin/maturin develop --release $(CARGO_LOCKED)
+
+wheel: venv
+	rm -f dist/dicechess-*.whl
+	$(VENV)/bin/maturin build --release $(CARGO_LOCKED) -o dist
+
+# ---------------------------------------------------------------- tests
+
+rust-test:
+	$(CARGO) test $(CARGO_LOCKED) $(CARGO_TEST_FLAGS)
+
+pytest: venv
+	$(VENV)/bin/pytest -m "not slow" -q $(PYTEST_ARGS)
+
+# Notebooks run top to bottom (nbmake), when there are any.
+notebooks: venv
+	@if compgen -G 'notebooks/*.ipynb' >/dev/null; then \
+	  echo "$(VENV)/bin/pytest --nbmake -q notebooks"; \
+	  $(VENV)/bin/pytest --nbmake -q -p no:cacheprovider notebooks; \
+	else echo "no notebooks to run"; fi
+
+# The order matters and is kept (.NOTPARALLEL): cheap checks first, then the
+# Rust tests, then one release build shared by develop and the wheel, which
+# tests/test_wheel.py installs into a fresh virtualenv.
+test: venv lint rust-test develop wheel pytest notebooks
+
+test-slow: venv develop
+	$(CARGO) test $(CARGO_LOCKED) $(CARGO_TEST_FLAGS) -- --ignored
+	@# pytest exits 5 when no test is marked slow yet; that is not a failure.
+	$(VENV)/bin/pytest -m slow -q $(PYTEST_ARGS) || [ $$? -eq 5 ]
+
+perft:
+	$(CARGO) test $(CARGO_LOCKED) $(CARGO_TEST_FLAGS) -- --ignored perft
+
+bench:
+	$(CARGO) bench $(CARGO_LOCKED) $(BENCH_ARGS)
+
+# cargo-fuzz targets live in fuzz/ (a separate cargo workspace). With a
+# nightly toolchain (rustup toolchain list) they run with AddressSanitizer;
+# without one they run on stable with RUSTC_BOOTSTRAP=1 (cargo-fuzz passes
+# -Z flags) and --sanitizer none (sanitizers need a nightly std), which still
+# finds panics, overflows (debug assertions) and timeouts.
+fuzz:
+	@if [ ! -d fuzz ]; then echo "no fuzz/ directory yet: nothing to fuzz"; exit 0; fi; \
+	command -v cargo-fuzz >/dev/null 2>&1 || $(CARGO) install cargo-fuzz --locked; \
+	if rustup toolchain list 2>/dev/null | grep '^nightly' >/dev/null; then \
+	  run="$(CARGO) +nightly fuzz run"; \
+	else \
+	  echo "no nightly toolchain: fuzzing on stable (RUSTC_BOOTSTRAP=1, --sanitizer none)"; \
+	  export RUSTC_BOOTSTRAP=1; run="$(CARGO) fuzz run --sanitizer none"; \
+	fi; \
+	targets=$$($(CARGO) fuzz list); \
+	if [ -z "$$targets" ]; then echo "fuzz/ has no targets"; exit 0; fi; \
+	for t in $$targets; do \
+	  echo "== fuzz $$t ($(FUZZ_SECONDS) s)"; \
+	  $$run $$t -- -max_total_time=$(FUZZ_SECONDS); \
+	done
+
+# ---------------------------------------------------------------- the main job
+
+study: develop
+	$(VENV)/bin/dicechess study $(STUDY_ARGS)
+
+# ---------------------------------------------------------------- cleaning
+
+clean:
+	$(CARGO) clean
+	rm -rf dist build .pytest_cache .ruff_cache .mypy_cache
+	rm -f python/dicechess/_core*.so python/dicechess/_core*.pyd
+	find python tests -name __pycache__ -type d -prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV)

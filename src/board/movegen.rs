@@ -1,0 +1,372 @@
+//! Fully legal move generation with check and pin masks, restricted to a set
+//! of roles (the dice variants' "move a piece the die shows").
+//!
+//! Generation writes into a [`MoveSink`], so the same code fills a
+//! [`MoveList`] or just counts moves (bulk counting for perft).
+
+use super::attacks::*;
+use super::moves::{Move, MoveKind, MoveList};
+use super::position::*;
+use super::types::*;
+
+/// Receives generated moves: a piece on `from` can go to each of `to`.
+pub trait MoveSink {
+    /// Moves of one kind from one square to several targets.
+    fn add(&mut self, from: Square, to: Bitboard, kind: MoveKind);
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn add(&mut self, from: Square, to: Bitboard, kind: MoveKind) {
+        for t in to {
+            self.push(Move::new(from, t, kind));
+        }
+    }
+}
+
+/// Counts moves without listing them.
+#[derive(Default)]
+pub struct MoveCounter(pub u64);
+
+impl MoveSink for MoveCounter {
+    #[inline(always)]
+    fn add(&mut self, _from: Square, to: Bitboard, _kind: MoveKind) {
+        self.0 += to.count() as u64;
+    }
+}
+
+/// Stops at the first move: "is there any legal move?".
+#[derive(Default)]
+pub struct AnyMove(pub bool);
+
+impl MoveSink for AnyMove {
+    #[inline(always)]
+    fn add(&mut self, _from: Square, to: Bitboard, _kind: MoveKind) {
+        self.0 |= to.any();
+    }
+}
+
+impl Position {
+    /// All legal moves.
+    pub fn legal_moves(&self, out: &mut MoveList) {
+        out.clear();
+        self.generate(RoleSet::ALL, out);
+    }
+
+    /// Legal moves of pieces whose role is in `roles` (castling counts as a
+    /// king move, a promotion as a pawn move).
+    pub fn legal_moves_of(&self, roles: RoleSet, out: &mut MoveList) {
+        out.clear();
+        self.generate(roles, out);
+    }
+
+    /// Number of legal moves (bulk counting).
+    pub fn count_legal(&self) -> u64 {
+        let mut c = MoveCounter(0);
+        self.generate(RoleSet::ALL, &mut c);
+        c.0
+    }
+
+    /// Whether any legal move of the given roles exists.
+    pub fn has_legal_move_of(&self, roles: RoleSet) -> bool {
+        let mut a = AnyMove(false);
+        self.generate(roles, &mut a);
+        a.0
+    }
+
+    /// Whether any legal move exists.
+    pub fn has_legal_move(&self) -> bool {
+        self.has_legal_move_of(RoleSet::ALL)
+    }
+
+    /// Whether an en-passant capture is legal right now.
+    pub fn has_legal_ep(&self) -> bool {
+        let Some(ep) = self.ep_square() else {
+            return false;
+        };
+        let us = self.turn;
+        let Some(king) = self.king(us) else {
+            return false;
+        };
+        let cands = pawn_attacks(us.other(), ep) & self.pieces(us, Role::Pawn);
+        Iterator::any(&mut cands.into_iter(), |from| self.ep_is_legal(from, ep, king))
+    }
+
+    fn ep_is_legal(&self, from: Square, ep: Square, king: Square) -> bool {
+        let us = self.turn;
+        let cap_sq = square(file_of(ep), rank_of(from));
+        let occ = (self.occupied().without(from).without(cap_sq)).with(ep);
+        let them = self.by_color(us.other()).without(cap_sq);
+        let rq = (self.by_role(Role::Rook) | self.by_role(Role::Queen)) & them;
+        let bq = (self.by_role(Role::Bishop) | self.by_role(Role::Queen)) & them;
+        let others = ((knight_attacks(king) & self.by_role(Role::Knight))
+            | (pawn_attacks(us, king) & self.by_role(Role::Pawn))
+            | (king_attacks(king) & self.by_role(Role::King)))
+            & them;
+        (rook_attacks(king, occ) & rq).is_empty()
+            && (bishop_attacks(king, occ) & bq).is_empty()
+            && others.is_empty()
+    }
+
+    /// The generator. Assumes the side to move has exactly one king; a
+    /// position without one has no moves.
+    #[inline]
+    pub fn generate<S: MoveSink>(&self, roles: RoleSet, sink: &mut S) {
+        let us = self.turn;
+        let them_c = us.other();
+        let Some(king) = self.king(us) else {
+            return;
+        };
+        let ours = self.by_color(us);
+        let theirs = self.by_color(them_c);
+        let occ = ours | theirs;
+        let checkers = self.attackers_to(king, them_c, occ);
+
+        if roles.contains(Role::King) {
+            self.gen_king(king, checkers, sink);
+        }
+        if checkers.more_than_one() {
+            return;
+        }
+        let target = match checkers.single() {
+            Some(c) => between(king, c).with(c),
+            None => self.mask & !ours,
+        };
+
+        // Pins: enemy sliders that see the king through exactly one of ours.
+        let rq = (self.by_role(Role::Rook) | self.by_role(Role::Queen)) & theirs;
+        let bq = (self.by_role(Role::Bishop) | self.by_role(Role::Queen)) & theirs;
+        let snipers = (rook_attacks(king, theirs) & rq) | (bishop_attacks(king, theirs) & bq);
+        let mut pinned = Bitboard::EMPTY;
+        for s in snipers {
+            let b = between(king, s) & occ;
+            if !b.more_than_one() && (b & ours).any() {
+                pinned |= b;
+            }
+        }
+
+        let allowed = |from: Square| -> Bitboard {
+            if pinned.contains(from) {
+                line(king, from)
+            } else {
+                Bitboard::FULL
+            }
+        };
+
+        if roles.contains(Role::Knight) {
+            for from in self.pieces(us, Role::Knight) & !pinned {
+                sink.add(from, knight_attacks(from) & target, MoveKind::Normal);
+            }
+        }
+        if roles.contains(Role::Bishop) {
+            for from in self.pieces(us, Role::Bishop) {
+                sink.add(
+                    from,
+                    bishop_attacks(from, occ) & target & allowed(from),
+                    MoveKind::Normal,
+                );
+            }
+        }
+        if roles.contains(Role::Rook) {
+            for from in self.pieces(us, Role::Rook) {
+                sink.add(
+                    from,
+                    rook_attacks(from, occ) & target & allowed(from),
+                    MoveKind::Normal,
+                );
+            }
+        }
+        if roles.contains(Role::Queen) {
+            for from in self.pieces(us, Role::Queen) {
+                sink.add(
+                    from,
+                    queen_attacks(from, occ) & target & allowed(from),
+                    MoveKind::Normal,
+                );
+            }
+        }
+        if roles.contains(Role::Pawn) {
+            let pawns = self.pieces(us, Role::Pawn);
+            if pawns.any() {
+                match self.pawns {
+                    PawnStyle::Orthodox => {
+                        self.gen_pawns_orthodox(pawns, king, target, checkers, &allowed, sink)
+                    }
+                    PawnStyle::Fluky => self.gen_pawns_fluky(pawns, target, &allowed, sink),
+                    PawnStyle::Cubic => self.gen_pawns_cubic(pawns, target, &allowed, sink),
+                }
+            }
+        }
+        if roles.contains(Role::King) && checkers.is_empty() && self.castling != 0 {
+            self.gen_castling(king, sink);
+        }
+    }
+
+    #[inline(always)]
+    fn gen_king<S: MoveSink>(&self, king: Square, _checkers: Bitboard, sink: &mut S) {
+        let us = self.turn;
+        let occ = self.occupied().without(king);
+        let mut to = king_attacks(king) & self.mask & !self.by_color(us);
+        for t in to {
+            if self.attackers_to(t, us.other(), occ).any() {
+                to = to.without(t);
+            }
+        }
+        sink.add(king, to, MoveKind::Normal);
+    }
+
+    fn gen_castling<S: MoveSink>(&self, king: Square, sink: &mut S) {
+        let us = self.turn;
+        let (ks, qs, rank) = match us {
+            Color::White => (WHITE_KINGSIDE, WHITE_QUEENSIDE, 0),
+            Color::Black => (BLACK_KINGSIDE, BLACK_QUEENSIDE, 7),
+        };
+        if king != square(4, rank) {
+            return;
+        }
+        let occ = self.occupied();
+        let rook = Piece::new(us, Role::Rook);
+        let safe = |sqs: &[u8]| sqs.iter().all(|&f| !self.is_attacked(square(f, rank), us.other()));
+        if self.castling & ks != 0
+            && self.piece_at(square(7, rank)) == Some(rook)
+            && (occ & (Bitboard::from_square(square(5, rank)) | Bitboard::from_square(square(6, rank))))
+                .is_empty()
+            && safe(&[5, 6])
+        {
+            sink.add(king, Bitboard::from_square(square(6, rank)), MoveKind::Castle);
+        }
+        if self.castling & qs != 0
+            && self.piece_at(square(0, rank)) == Some(rook)
+            && (occ
+                & (Bitboard::from_square(square(1, rank))
+                    | Bitboard::from_square(square(2, rank))
+                    | Bitboard::from_square(square(3, rank))))
+            .is_empty()
+            && safe(&[2, 3])
+        {
+            sink.add(king, Bitboard::from_square(square(2, rank)), MoveKind::Castle);
+        }
+    }
+
+    /// Splits pawn targets into promotions (last rank) and ordinary moves.
+    #[inline(always)]
+    fn add_pawn_targets<S: MoveSink>(&self, from: Square, to: Bitboard, sink: &mut S) {
+        let last = Bitboard::rank(self.geometry.last_rank(self.turn));
+        let promo = to & last;
+        if promo.any() {
+            for &r in self.pawns.promotion_roles() {
+                sink.add(from, promo, MoveKind::Promotion(r));
+            }
+        }
+        sink.add(from, to & !last, MoveKind::Normal);
+    }
+
+    #[inline(always)]
+    fn single_step(&self, from: Square) -> Bitboard {
+        let b = Bitboard::from_square(from);
+        let s = match self.turn {
+            Color::White => b.up(),
+            Color::Black => b.down(),
+        };
+        s & self.mask & !self.occupied()
+    }
+
+    fn gen_pawns_orthodox<S: MoveSink>(
+        &self,
+        pawns: Bitboard,
+        king: Square,
+        target: Bitboard,
+        checkers: Bitboard,
+        allowed: &impl Fn(Square) -> Bitboard,
+        sink: &mut S,
+    ) {
+        let us = self.turn;
+        let theirs = self.by_color(us.other());
+        let double_rank = Bitboard::rank(match us {
+            Color::White => 3,
+            Color::Black => self.geometry.ranks - 4,
+        });
+        for from in pawns {
+            let pin = allowed(from);
+            let one = self.single_step(from);
+            let two = match us {
+                Color::White => one.up(),
+                Color::Black => one.down(),
+            } & self.mask
+                & !self.occupied()
+                & double_rank;
+            let caps = pawn_attacks(us, from) & theirs;
+            self.add_pawn_targets(from, (one | caps) & target & pin, sink);
+            sink.add(from, two & target & pin, MoveKind::DoublePush);
+        }
+        if let Some(ep) = self.ep_square() {
+            // The captured pawn may be the checker even if `ep` is not in `target`.
+            let cap_sq = match us {
+                Color::White => ep - 8,
+                Color::Black => ep + 8,
+            };
+            if checkers.any() && !target.contains(ep) && !checkers.contains(cap_sq) {
+                return;
+            }
+            for from in pawn_attacks(us.other(), ep) & pawns {
+                if self.ep_is_legal(from, ep, king) {
+                    sink.add(from, Bitboard::from_square(ep), MoveKind::EnPassant);
+                }
+            }
+        }
+    }
+
+    fn gen_pawns_fluky<S: MoveSink>(
+        &self,
+        pawns: Bitboard,
+        target: Bitboard,
+        allowed: &impl Fn(Square) -> Bitboard,
+        sink: &mut S,
+    ) {
+        let us = self.turn;
+        let theirs = self.by_color(us.other());
+        for from in pawns {
+            let to = (self.single_step(from) | (pawn_attacks(us, from) & theirs)) & target & allowed(from);
+            self.add_pawn_targets(from, to, sink);
+        }
+    }
+
+    fn gen_pawns_cubic<S: MoveSink>(
+        &self,
+        pawns: Bitboard,
+        target: Bitboard,
+        allowed: &impl Fn(Square) -> Bitboard,
+        sink: &mut S,
+    ) {
+        let us = self.turn;
+        let theirs = self.by_color(us.other());
+        let empty = self.mask & !self.occupied();
+        let dr: i8 = if us == Color::White { 1 } else { -1 };
+        for from in pawns {
+            let one = self.single_step(from);
+            let mut to = one | (pawn_attacks(us, from) & theirs);
+            if one.any() {
+                let two = match us {
+                    Color::White => one.up(),
+                    Color::Black => one.down(),
+                };
+                to |= two & empty;
+            }
+            let (f, r) = (file_of(from) as i8, rank_of(from) as i8);
+            for df in [-1i8, 1] {
+                let (f1, r1, f2, r2) = (f + df, r + dr, f + 2 * df, r + 2 * dr);
+                let on = |ff: i8, rr: i8| {
+                    ff >= 0 && rr >= 0 && (ff as u8) < self.geometry.files && (rr as u8) < self.geometry.ranks
+                };
+                if on(f2, r2) && on(f1, r1) {
+                    let s1 = square(f1 as u8, r1 as u8);
+                    let s2 = square(f2 as u8, r2 as u8);
+                    if empty.contains(s1) && empty.contains(s2) {
+                        to = to.with(s2);
+                    }
+                }
+            }
+            sink.add(from, to & target & allowed(from), MoveKind::Normal);
+        }
+    }
+}

@@ -1,0 +1,178 @@
+//! The compact move type and a fixed-capacity move list.
+
+use super::types::{square_name, Role, Square};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// What kind of move a [`Move`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MoveKind {
+    /// A plain move or capture (any piece, including Cubic two-step pawn moves).
+    Normal,
+    /// An orthodox pawn double step, which may allow en passant.
+    DoublePush,
+    /// An en-passant capture.
+    EnPassant,
+    /// Castling, encoded as the king's two-square move.
+    Castle,
+    /// A pawn move to the last rank that becomes the given role.
+    Promotion(Role),
+    /// A Cubic rotation: the pawn on `from` (== `to`) becomes the given role.
+    Rotation(Role),
+}
+
+/// A move in 16 bits: from (6), to (6), kind (4).
+///
+/// `Move::NULL` (a1a1, normal) is never a real move; variants use it as "pass".
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub struct Move(pub u16);
+
+const K_NORMAL: u16 = 0;
+const K_DOUBLE: u16 = 1;
+const K_EP: u16 = 2;
+const K_CASTLE: u16 = 3;
+const K_PROMO: u16 = 4; // + role index - 1 (N=4 .. Q=7)
+const K_ROT: u16 = 8; // + role index - 1 (N=8 .. Q=11)
+
+impl Move {
+    /// The pass / null move.
+    pub const NULL: Move = Move(0);
+
+    /// Builds a move.
+    #[inline(always)]
+    pub fn new(from: Square, to: Square, kind: MoveKind) -> Move {
+        let k = match kind {
+            MoveKind::Normal => K_NORMAL,
+            MoveKind::DoublePush => K_DOUBLE,
+            MoveKind::EnPassant => K_EP,
+            MoveKind::Castle => K_CASTLE,
+            MoveKind::Promotion(r) => K_PROMO + r as u16 - 1,
+            MoveKind::Rotation(r) => K_ROT + r as u16 - 1,
+        };
+        Move(from as u16 | (to as u16) << 6 | k << 12)
+    }
+    #[inline(always)]
+    pub fn from(self) -> Square {
+        (self.0 & 63) as Square
+    }
+    #[inline(always)]
+    pub fn to(self) -> Square {
+        (self.0 >> 6 & 63) as Square
+    }
+    /// The kind of move.
+    #[inline(always)]
+    pub fn kind(self) -> MoveKind {
+        match self.0 >> 12 {
+            K_NORMAL => MoveKind::Normal,
+            K_DOUBLE => MoveKind::DoublePush,
+            K_EP => MoveKind::EnPassant,
+            K_CASTLE => MoveKind::Castle,
+            k @ 4..=7 => MoveKind::Promotion(Role::from_index((k - K_PROMO + 1) as usize)),
+            k => MoveKind::Rotation(Role::from_index((k - K_ROT + 1) as usize)),
+        }
+    }
+    /// The promotion role, if a promotion.
+    #[inline(always)]
+    pub fn promotion(self) -> Option<Role> {
+        match self.kind() {
+            MoveKind::Promotion(r) => Some(r),
+            _ => None,
+        }
+    }
+    /// Whether this is the null move (pass).
+    #[inline(always)]
+    pub fn is_null(self) -> bool {
+        self.0 == 0
+    }
+    /// UCI text (`e2e4`, `e7e8q`; rotations as `h7h7n`; pass as `0000`).
+    pub fn uci(self) -> String {
+        if self.is_null() {
+            return "0000".to_string();
+        }
+        let mut s = square_name(self.from());
+        s.push_str(&square_name(self.to()));
+        match self.kind() {
+            MoveKind::Promotion(r) | MoveKind::Rotation(r) => s.push(r.char().to_ascii_lowercase()),
+            _ => {}
+        }
+        s
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Move({})", self.uci())
+    }
+}
+
+/// Capacity of a [`MoveList`]. 8x8 chess has at most 218 legal moves; Cubic
+/// pawns and rotations can add more, so we leave generous room.
+pub const MAX_MOVES: usize = 512;
+
+/// A move list on the stack (no allocation in hot loops).
+#[derive(Clone)]
+pub struct MoveList {
+    len: usize,
+    moves: [Move; MAX_MOVES],
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl MoveList {
+    #[inline(always)]
+    pub fn new() -> MoveList {
+        MoveList {
+            len: 0,
+            moves: [Move::NULL; MAX_MOVES],
+        }
+    }
+    #[inline(always)]
+    pub fn push(&mut self, m: Move) {
+        debug_assert!(self.len < MAX_MOVES);
+        if self.len < MAX_MOVES {
+            self.moves[self.len] = m;
+            self.len += 1;
+        }
+    }
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+    /// Keeps the moves for which `f` is true.
+    pub fn retain(&mut self, mut f: impl FnMut(Move) -> bool) {
+        let mut j = 0;
+        for i in 0..self.len {
+            if f(self.moves[i]) {
+                self.moves[j] = self.moves[i];
+                j += 1;
+            }
+        }
+        self.len = j;
+    }
+    pub fn contains(&self, m: Move) -> bool {
+        self.as_slice().contains(&m)
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [Move];
+    fn deref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}

@@ -1,0 +1,4 @@
+//! Notation: FEN, SAN, UCI and long algebraic.
+
+pub mod fen;
+pub mod san;

@@ -1,0 +1,18 @@
+"""Independent reference implementations of the dicechess variants.
+
+Written from /work/shared/RULES.md only, deliberately simple and slow.  They
+are the oracle the Rust engine is differentially tested against
+(tests/test_diff_*.py).  Every reference class exposes the same interface:
+
+    node()              -> "chance" | "decision" | "terminal"
+    current_player()    -> 0 / 1 at decision nodes
+    chance_outcomes()   -> {name: probability}
+    apply_outcome(name)
+    legal_moves()       -> set of SAN strings (plus "pass" where allowed)
+    apply_move(san)
+    termination()       -> None or a termination reason
+    returns()           -> [r0, r1] per player
+    fen()               -> a human-readable position string (for messages)
+    events              -> collections.Counter of rule events seen (for the
+                           harness to check that rare rules were exercised)
+"""
