@@ -61,7 +61,11 @@ impl XorShift {
     }
 }
 
-fn find_magics(dirs: &[(i8, i8); 4], rng: &mut XorShift, table: &mut Vec<u64>) -> Vec<(u64, u64, u32, usize)> {
+fn find_magics(
+    dirs: &[(i8, i8); 4],
+    rng: &mut XorShift,
+    table: &mut Vec<u64>,
+) -> Vec<(u64, u64, u32, usize)> {
     let mut out = Vec::new();
     for sq in 0..64u8 {
         let mask = relevant_mask(sq, dirs);
@@ -129,7 +133,12 @@ fn main() {
         }
         writeln!(s, "];").unwrap();
     }
-    writeln!(s, "pub(crate) static SLIDER_ATTACKS: [u64; {}] = [", table.len()).unwrap();
+    writeln!(
+        s,
+        "pub(crate) static SLIDER_ATTACKS: [u64; {}] = [",
+        table.len()
+    )
+    .unwrap();
     for chunk in table.chunks(8) {
         let line: Vec<String> = chunk.iter().map(|x| format!("{x:#x}")).collect();
         writeln!(s, "    {},", line.join(", ")).unwrap();

@@ -4,8 +4,11 @@
 //! of Python; the optional `python` feature adds the pyo3 bindings.
 
 pub mod board;
+pub mod encode;
 pub mod notation;
 pub mod perft;
+pub mod sim;
+pub mod variants;
 
 #[cfg(feature = "python")]
 mod python;

@@ -19,7 +19,11 @@ fn cases() -> Vec<Case> {
     for line in text.lines() {
         let line = line.trim();
         if let Some(id) = line.strip_prefix("id ") {
-            out.push(Case { id: id.into(), fen: String::new(), counts: vec![] });
+            out.push(Case {
+                id: id.into(),
+                fen: String::new(),
+                counts: vec![],
+            });
         } else if let Some(fen) = line.strip_prefix("epd ") {
             out.last_mut().unwrap().fen = fen.into();
         } else if let Some(p) = line.strip_prefix("perft ") {

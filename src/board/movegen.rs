@@ -89,7 +89,9 @@ impl Position {
             return false;
         };
         let cands = pawn_attacks(us.other(), ep) & self.pieces(us, Role::Pawn);
-        Iterator::any(&mut cands.into_iter(), |from| self.ep_is_legal(from, ep, king))
+        Iterator::any(&mut cands.into_iter(), |from| {
+            self.ep_is_legal(from, ep, king)
+        })
     }
 
     fn ep_is_legal(&self, from: Square, ep: Square, king: Square) -> bool {
@@ -226,14 +228,22 @@ impl Position {
         }
         let occ = self.occupied();
         let rook = Piece::new(us, Role::Rook);
-        let safe = |sqs: &[u8]| sqs.iter().all(|&f| !self.is_attacked(square(f, rank), us.other()));
+        let safe = |sqs: &[u8]| {
+            sqs.iter()
+                .all(|&f| !self.is_attacked(square(f, rank), us.other()))
+        };
         if self.castling & ks != 0
             && self.piece_at(square(7, rank)) == Some(rook)
-            && (occ & (Bitboard::from_square(square(5, rank)) | Bitboard::from_square(square(6, rank))))
-                .is_empty()
+            && (occ
+                & (Bitboard::from_square(square(5, rank)) | Bitboard::from_square(square(6, rank))))
+            .is_empty()
             && safe(&[5, 6])
         {
-            sink.add(king, Bitboard::from_square(square(6, rank)), MoveKind::Castle);
+            sink.add(
+                king,
+                Bitboard::from_square(square(6, rank)),
+                MoveKind::Castle,
+            );
         }
         if self.castling & qs != 0
             && self.piece_at(square(0, rank)) == Some(rook)
@@ -244,7 +254,11 @@ impl Position {
             .is_empty()
             && safe(&[2, 3])
         {
-            sink.add(king, Bitboard::from_square(square(2, rank)), MoveKind::Castle);
+            sink.add(
+                king,
+                Bitboard::from_square(square(2, rank)),
+                MoveKind::Castle,
+            );
         }
     }
 
@@ -326,7 +340,9 @@ impl Position {
         let us = self.turn;
         let theirs = self.by_color(us.other());
         for from in pawns {
-            let to = (self.single_step(from) | (pawn_attacks(us, from) & theirs)) & target & allowed(from);
+            let to = (self.single_step(from) | (pawn_attacks(us, from) & theirs))
+                & target
+                & allowed(from);
             self.add_pawn_targets(from, to, sink);
         }
     }
@@ -356,7 +372,10 @@ impl Position {
             for df in [-1i8, 1] {
                 let (f1, r1, f2, r2) = (f + df, r + dr, f + 2 * df, r + 2 * dr);
                 let on = |ff: i8, rr: i8| {
-                    ff >= 0 && rr >= 0 && (ff as u8) < self.geometry.files && (rr as u8) < self.geometry.ranks
+                    ff >= 0
+                        && rr >= 0
+                        && (ff as u8) < self.geometry.files
+                        && (rr as u8) < self.geometry.ranks
                 };
                 if on(f2, r2) && on(f1, r1) {
                     let s1 = square(f1 as u8, r1 as u8);

@@ -73,7 +73,11 @@ mod serde_mailbox {
 
 impl std::fmt::Debug for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Position({})", crate::notation::fen::write_board_fen(self))
+        write!(
+            f,
+            "Position({})",
+            crate::notation::fen::write_board_fen(self)
+        )
     }
 }
 

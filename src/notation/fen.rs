@@ -133,13 +133,21 @@ pub fn parse_fen<'a>(text: &'a str, rules: &FenRules) -> Result<(Position, Vec<&
                     ));
                 }
                 if f >= g.files as u32 {
-                    return Err(format!("FEN rank {} has more than {} files", r + 1, g.files));
+                    return Err(format!(
+                        "FEN rank {} has more than {} files",
+                        r + 1,
+                        g.files
+                    ));
                 }
                 pos.put(square(f as u8, r), p);
                 f += 1;
             }
             if f > g.files as u32 {
-                return Err(format!("FEN rank {} has more than {} files", r + 1, g.files));
+                return Err(format!(
+                    "FEN rank {} has more than {} files",
+                    r + 1,
+                    g.files
+                ));
             }
         }
         if f != g.files as u32 {
@@ -160,13 +168,16 @@ pub fn parse_fen<'a>(text: &'a str, rules: &FenRules) -> Result<(Position, Vec<&
     let mut rights = 0u8;
     if castling != "-" {
         for c in castling.chars() {
-            let bit = match c {
-                'K' => WHITE_KINGSIDE,
-                'Q' => WHITE_QUEENSIDE,
-                'k' => BLACK_KINGSIDE,
-                'q' => BLACK_QUEENSIDE,
-                _ => return Err(format!("FEN castling field must be '-' or a subset of 'KQkq', got {castling:?}")),
-            };
+            let bit =
+                match c {
+                    'K' => WHITE_KINGSIDE,
+                    'Q' => WHITE_QUEENSIDE,
+                    'k' => BLACK_KINGSIDE,
+                    'q' => BLACK_QUEENSIDE,
+                    _ => return Err(format!(
+                        "FEN castling field must be '-' or a subset of 'KQkq', got {castling:?}"
+                    )),
+                };
             if rights & bit != 0 {
                 return Err(format!("FEN castling field repeats {c:?}"));
             }
@@ -203,7 +214,9 @@ pub fn parse_fen<'a>(text: &'a str, rules: &FenRules) -> Result<(Position, Vec<&
             .parse_square(ep)
             .ok_or_else(|| format!("FEN en-passant field must be '-' or a square, got {ep:?}"))?;
         if rules.pawns != PawnStyle::Orthodox {
-            return Err("this variant has no en passant; the FEN en-passant field must be '-'".into());
+            return Err(
+                "this variant has no en passant; the FEN en-passant field must be '-'".into(),
+            );
         }
         let us = pos.turn();
         let (ep_rank, pawn_sq, origin) = match us {
@@ -237,7 +250,11 @@ pub fn parse_fen<'a>(text: &'a str, rules: &FenRules) -> Result<(Position, Vec<&
     };
     pos.set_clocks(halfmove, fullmove);
     validate(&pos, rules)?;
-    let rest = if fields.len() > 6 { fields[6..].to_vec() } else { vec![] };
+    let rest = if fields.len() > 6 {
+        fields[6..].to_vec()
+    } else {
+        vec![]
+    };
     Ok((pos, rest))
 }
 
@@ -248,7 +265,10 @@ pub fn validate(pos: &Position, rules: &FenRules) -> Result<(), String> {
     for c in Color::ALL {
         let n = pos.pieces(c, Role::King).count();
         if n != 1 {
-            return Err(format!("{} must have exactly one king, the FEN has {n}", c.name()));
+            return Err(format!(
+                "{} must have exactly one king, the FEN has {n}",
+                c.name()
+            ));
         }
         let pawns = pos.pieces(c, Role::Pawn);
         let last = Bitboard::rank(g.last_rank(c));

@@ -14,7 +14,11 @@ pub fn san_body(pos: &Position, mv: Move) -> String {
     };
     match mv.kind() {
         MoveKind::Castle => {
-            return if to > from { "O-O".into() } else { "O-O-O".into() };
+            return if to > from {
+                "O-O".into()
+            } else {
+                "O-O-O".into()
+            };
         }
         MoveKind::Rotation(r) => return format!("{}({})", square_name(from), r.char()),
         _ => {}
@@ -112,7 +116,9 @@ pub fn strip_suffix(text: &str) -> &str {
 /// (`e2-e4`, `e5xf4`, `Ng1-f3`, `e7-e8=Q`). Errors say why nothing matched or
 /// which moves an ambiguous text matched.
 pub fn parse_move(pos: &Position, legal: &[Move], text: &str) -> Result<Move, String> {
-    let t = strip_suffix(text).replace("0-0-0", "O-O-O").replace("0-0", "O-O");
+    let t = strip_suffix(text)
+        .replace("0-0-0", "O-O-O")
+        .replace("0-0", "O-O");
     if t.is_empty() {
         return Err("empty move text".into());
     }
@@ -124,7 +130,10 @@ pub fn parse_move(pos: &Position, legal: &[Move], text: &str) -> Result<Move, St
         let exact = body == t;
         let lan = long_algebraic(pos, m);
         let role_prefix = pos.role_at(m.from()).map(|r| r.char()).unwrap_or('?');
-        let loose = norm(&body) == t_norm && t.chars().next().is_some_and(|c| !c.is_ascii_uppercase() || body.starts_with(c))
+        let loose = norm(&body) == t_norm
+            && t.chars()
+                .next()
+                .is_some_and(|c| !c.is_ascii_uppercase() || body.starts_with(c))
             || m.uci() == t.to_ascii_lowercase()
             || norm(&lan) == t_norm
             || norm(&format!("{role_prefix}{lan}")) == t_norm && role_prefix != 'P';
@@ -152,7 +161,11 @@ pub fn parse_move(pos: &Position, legal: &[Move], text: &str) -> Result<Move, St
         0 => Err(format!("{text:?} is not a legal move here")),
         _ => Err(format!(
             "{text:?} is ambiguous: it matches {}",
-            matches.iter().map(|m| san_body(pos, *m)).collect::<Vec<_>>().join(", ")
+            matches
+                .iter()
+                .map(|m| san_body(pos, *m))
+                .collect::<Vec<_>>()
+                .join(", ")
         )),
     }
 }

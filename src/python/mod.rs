@@ -1,8 +1,326 @@
-//! The pyo3 binding layer: thin wrappers only, no rules.
+//! The pyo3 binding layer: thin wrappers over the Rust API, no rules.
+//! Errors from the core become `ValueError`; nothing here panics.
+
+use numpy::{PyArray1, PyArray3, PyArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+
+use crate::variants::{api, AnyGame, Game, GameError, Options, Termination, VARIANTS};
+use crate::with_game;
+
+fn value_error(e: GameError) -> PyErr {
+    PyValueError::new_err(e.0)
+}
+
+/// Converts keyword options to the core's JSON options.
+fn options_from_kwargs(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Options> {
+    let mut out = Options::new();
+    if let Some(d) = kwargs {
+        for (k, v) in d.iter() {
+            let key: String = k.extract()?;
+            let val = if v.is_none() {
+                serde_json::Value::Null
+            } else if let Ok(b) = v.cast::<pyo3::types::PyBool>() {
+                serde_json::Value::Bool(b.is_true())
+            } else if let Ok(i) = v.extract::<i64>() {
+                serde_json::Value::from(i)
+            } else if let Ok(f) = v.extract::<f64>() {
+                serde_json::Value::from(f)
+            } else if let Ok(s) = v.extract::<String>() {
+                serde_json::Value::String(s)
+            } else {
+                return Err(PyTypeError::new_err(format!(
+                    "option {key} must be an int, float, bool, str or None, got {}",
+                    v.get_type().name()?
+                )));
+            };
+            out.insert(key, val);
+        }
+    }
+    Ok(out)
+}
+
+fn to_action(action: i64) -> PyResult<u32> {
+    u32::try_from(action).map_err(|_| {
+        PyValueError::new_err(format!(
+            "action must be a non-negative integer id, got {action}"
+        ))
+    })
+}
+
+/// A game state of any variant (OpenSpiel-style API).
+#[pyclass(module = "dicechess._core", name = "State")]
+#[derive(Clone)]
+pub struct PyState {
+    game: AnyGame,
+    history: Vec<u32>,
+}
+
+#[pymethods]
+impl PyState {
+    #[new]
+    #[pyo3(signature = (variant = "chess", **options))]
+    fn new(variant: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let opts = options_from_kwargs(options)?;
+        let game = AnyGame::new(variant, &opts).map_err(value_error)?;
+        Ok(PyState {
+            game,
+            history: Vec::new(),
+        })
+    }
+
+    /// The variant's name.
+    #[getter]
+    fn variant(&self) -> &'static str {
+        self.game.variant()
+    }
+
+    /// The options this state was created with (defaults filled in).
+    #[getter]
+    fn options(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let json = serde_json::to_string(&with_game!(&self.game, g => g.options()))
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let m = py.import("json")?;
+        Ok(m.call_method1("loads", (json,))?.unbind())
+    }
+
+    /// Player to decide (0 or 1), `CHANCE` (-1) or `TERMINAL` (-4).
+    fn current_player(&self) -> i32 {
+        with_game!(&self.game, g => api::current_player(g))
+    }
+
+    fn is_chance_node(&self) -> bool {
+        self.current_player() == -1
+    }
+
+    fn is_terminal(&self) -> bool {
+        self.current_player() == -4
+    }
+
+    /// `[(outcome_action, probability), ...]` at a chance node, else `[]`.
+    fn chance_outcomes(&self) -> Vec<(u32, f64)> {
+        with_game!(&self.game, g => {
+            let mut o = crate::variants::Outcomes::new();
+            if g.node() == crate::variants::Node::Chance {
+                g.chance_outcomes(&mut o);
+            }
+            o.as_slice().to_vec()
+        })
+    }
+
+    /// Legal action ids (sorted).
+    fn legal_actions(&self) -> Vec<u32> {
+        with_game!(&self.game, g => api::legal_actions(g))
+    }
+
+    /// Boolean mask over the action space (chance outcome ids at chance nodes).
+    fn legal_actions_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let (n, legal) = with_game!(&self.game, g => (api::mask_len(g), api::legal_actions(g)));
+        let mut v = vec![false; n];
+        for a in legal {
+            if let Some(x) = v.get_mut(a as usize) {
+                *x = true;
+            }
+        }
+        PyArray1::from_vec(py, v)
+    }
+
+    /// Applies a move, pass, rotation or chance outcome by id.
+    fn apply_action(&mut self, action: i64) -> PyResult<()> {
+        let a = to_action(action)?;
+        with_game!(&mut self.game, g => api::apply_action(g, a)).map_err(value_error)?;
+        self.history.push(a);
+        Ok(())
+    }
+
+    /// SAN (or `pass`) at decision nodes, the outcome name at chance nodes.
+    fn action_to_string(&self, action: i64) -> PyResult<String> {
+        let a = to_action(action)?;
+        with_game!(&self.game, g => api::action_to_string(g, a)).map_err(value_error)
+    }
+
+    /// Parses SAN, UCI, long algebraic, `pass`, or an outcome name.
+    fn string_to_action(&self, text: &str) -> PyResult<u32> {
+        with_game!(&self.game, g => api::string_to_action(g, text)).map_err(value_error)
+    }
+
+    /// `apply_action(string_to_action(text))`.
+    fn apply_san(&mut self, text: &str) -> PyResult<()> {
+        let a = self.string_to_action(text)?;
+        self.apply_action(a as i64)
+    }
+
+    /// `[r0, r1]`: +1 win, -1 loss, 0 draw, truncated or not over.
+    fn returns(&self) -> Vec<f64> {
+        with_game!(&self.game, g => api::returns(g).to_vec())
+    }
+
+    /// `None`, or the reason the game ended (a name from `TERMINATIONS`).
+    fn termination(&self) -> Option<&'static str> {
+        with_game!(&self.game, g => g.termination()).map(Termination::name)
+    }
+
+    /// The winning player, or None.
+    fn winner(&self) -> Option<u8> {
+        with_game!(&self.game, g => g.winner())
+    }
+
+    /// FEN (extended with variant state where needed).
+    fn fen(&self) -> String {
+        with_game!(&self.game, g => g.fen())
+    }
+
+    /// Player decisions made so far.
+    #[getter]
+    fn plies(&self) -> u32 {
+        with_game!(&self.game, g => g.plies())
+    }
+
+    /// Every action applied since the state was created (replayable).
+    fn history(&self) -> Vec<u32> {
+        self.history.clone()
+    }
+
+    /// Number of distinct actions at decision nodes.
+    fn num_actions(&self) -> usize {
+        with_game!(&self.game, g => g.layout().num_actions())
+    }
+
+    /// Number of distinct chance outcome ids.
+    fn max_chance_outcomes(&self) -> usize {
+        with_game!(&self.game, g => g.max_chance_outcomes())
+    }
+
+    /// Names of the observation planes.
+    fn observation_planes(&self) -> Vec<&'static str> {
+        with_game!(&self.game, g => api::observation_planes(g))
+    }
+
+    /// The observation tensor `(planes, ranks, files)` from `player`'s point
+    /// of view (default: the player to move, or 0 at chance/terminal nodes).
+    #[pyo3(signature = (player = None))]
+    fn observation_tensor<'py>(
+        &self,
+        py: Python<'py>,
+        player: Option<i64>,
+    ) -> PyResult<Bound<'py, PyArray3<f32>>> {
+        let p = match player {
+            None => self.current_player().max(0) as u8,
+            Some(p @ 0..=1) => p as u8,
+            Some(p) => {
+                return Err(PyValueError::new_err(format!(
+                    "player must be 0 or 1, got {p}"
+                )))
+            }
+        };
+        let (shape, data) = with_game!(&self.game, g => {
+            let shape = api::observation_shape(g);
+            let mut v = vec![0f32; shape.iter().product()];
+            api::write_observation(g, p, &mut v);
+            (shape, v)
+        });
+        PyArray1::from_vec(py, data).reshape(shape)
+    }
+
+    fn clone(&self) -> PyState {
+        Clone::clone(self)
+    }
+
+    fn __copy__(&self) -> PyState {
+        Clone::clone(self)
+    }
+
+    #[pyo3(signature = (_memo = None))]
+    fn __deepcopy__(&self, _memo: Option<&Bound<'_, PyAny>>) -> PyState {
+        Clone::clone(self)
+    }
+
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+        let bytes = postcard::to_stdvec(&(&self.game, &self.history))
+            .map_err(|e| PyValueError::new_err(format!("cannot serialise state: {e}")))?;
+        let f = py.import("dicechess._core")?.getattr("_state_from_bytes")?;
+        Ok((f, (PyBytes::new(py, &bytes),)))
+    }
+
+    fn __str__(&self) -> String {
+        with_game!(&self.game, g => api::pretty(g))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("State({:?}, fen={:?})", self.game.variant(), self.fen())
+    }
+}
+
+#[pyfunction]
+fn _state_from_bytes(data: &[u8]) -> PyResult<PyState> {
+    let (game, history): (AnyGame, Vec<u32>) = postcard::from_bytes(data)
+        .map_err(|e| PyValueError::new_err(format!("not a serialised dicechess state: {e}")))?;
+    Ok(PyState { game, history })
+}
+
+/// The names of the variants.
+#[pyfunction]
+fn variants() -> Vec<&'static str> {
+    VARIANTS.to_vec()
+}
+
+/// Number of distinct actions at decision nodes of `variant` (with options).
+#[pyfunction]
+#[pyo3(signature = (variant, **options))]
+fn num_actions(variant: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<usize> {
+    let g = AnyGame::new(variant, &options_from_kwargs(options)?).map_err(value_error)?;
+    Ok(with_game!(&g, g => g.layout().num_actions()))
+}
+
+/// Perft: leaf nodes at `depth`. For `chess`, the orthodox move tree with bulk
+/// counting (the published numbers); for other variants, the full game tree
+/// in which chance outcomes branch and count as plies.
+#[pyfunction]
+#[pyo3(signature = (variant, depth, fen = None, **options))]
+fn perft(
+    py: Python<'_>,
+    variant: &str,
+    depth: u32,
+    fen: Option<String>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<u64> {
+    if depth > 12 {
+        return Err(PyValueError::new_err(format!(
+            "depth must be at most 12, got {depth}"
+        )));
+    }
+    let mut opts = options_from_kwargs(options)?;
+    if let Some(f) = fen {
+        opts.insert("fen".into(), serde_json::Value::String(f));
+    }
+    let g = AnyGame::new(variant, &opts).map_err(value_error)?;
+    Ok(py.detach(move || match &g {
+        AnyGame::Chess(c) => crate::perft::perft(c.position(), depth),
+        #[allow(unreachable_patterns)]
+        other => with_game!(other, x => api::game_perft(x, depth)),
+    }))
+}
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("CHANCE", -1)?;
+    m.add("TERMINAL", -4)?;
+    m.add(
+        "TERMINATIONS",
+        Termination::ALL
+            .iter()
+            .map(|t| t.name())
+            .collect::<Vec<_>>(),
+    )?;
+    m.add_class::<PyState>()?;
+    m.add_function(wrap_pyfunction!(variants, m)?)?;
+    m.add_function(wrap_pyfunction!(num_actions, m)?)?;
+    m.add_function(wrap_pyfunction!(perft, m)?)?;
+    m.add_function(wrap_pyfunction!(_state_from_bytes, m)?)?;
     Ok(())
 }

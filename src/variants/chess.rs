@@ -1,0 +1,145 @@
+//! Orthodox chess (RULES §1): the zero-luck control and the perft reference.
+
+use super::*;
+use crate::board::Geometry;
+use crate::notation::fen::{parse_fen, write_fen, FenRules};
+use crate::notation::san;
+use serde::{Deserialize, Serialize};
+
+/// The standard starting position.
+pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// An orthodox chess game with automatic draws.
+///
+/// ```
+/// use dicechess::variants::{chess::Chess, Game, Node, Options};
+/// let g = Chess::new(&Options::new()).unwrap();
+/// assert_eq!(g.node(), Node::Decision(0));
+/// assert_eq!(g.position().count_legal(), 20);
+/// ```
+#[derive(Clone, Serialize, Deserialize)]
+pub struct Chess {
+    pos: Position,
+    reps: RepetitionTable,
+    rep_count: u32,
+    plies: u32,
+    max_plies: u32,
+    result: Option<(Termination, Option<Color>)>,
+}
+
+const LAYOUT: ActionLayout = ActionLayout {
+    geometry: Geometry::STANDARD,
+    pass: false,
+    rotations: false,
+};
+
+impl Chess {
+    /// Options: `fen` (default the start position), `max_plies` (default 1000).
+    pub fn new(options: &Options) -> Result<Chess, GameError> {
+        let mut r = OptionReader::new("chess", options);
+        let fen = r.string("fen")?;
+        let max_plies = r.int("max_plies", 1000, 1, 1_000_000)? as u32;
+        r.finish()?;
+        let fen = fen.as_deref().unwrap_or(START_FEN);
+        let (pos, rest) = parse_fen(fen, &FenRules::CHESS).map_err(GameError::new)?;
+        if !rest.is_empty() {
+            return Err(GameError::new(format!(
+                "chess FEN has unexpected extra fields {rest:?}"
+            )));
+        }
+        Ok(Chess::from_position(pos, max_plies))
+    }
+
+    /// A game starting from `pos`.
+    pub fn from_position(pos: Position, max_plies: u32) -> Chess {
+        let mut g = Chess {
+            pos,
+            reps: RepetitionTable::default(),
+            rep_count: 0,
+            plies: 0,
+            max_plies,
+            result: None,
+        };
+        g.rep_count = g.reps.record(g.pos.repetition_key(), true);
+        g.update_result();
+        g
+    }
+
+    fn update_result(&mut self) {
+        let pos = &self.pos;
+        self.result = if !pos.has_legal_move() {
+            if pos.is_check() {
+                Some((Termination::Checkmate, Some(pos.turn().other())))
+            } else {
+                Some((Termination::Stalemate, None))
+            }
+        } else if self.rep_count >= 3 {
+            Some((Termination::ThreefoldRepetition, None))
+        } else if pos.fifty_moves() {
+            Some((Termination::FiftyMoves, None))
+        } else if pos.insufficient_material() {
+            Some((Termination::InsufficientMaterial, None))
+        } else if self.plies >= self.max_plies {
+            Some((Termination::MaxPlies, None))
+        } else {
+            None
+        };
+    }
+}
+
+impl Game for Chess {
+    fn variant(&self) -> &'static str {
+        "chess"
+    }
+    fn node(&self) -> Node {
+        match self.result {
+            Some(_) => Node::Terminal,
+            None => Node::Decision(self.pos.turn() as Player),
+        }
+    }
+    fn position(&self) -> &Position {
+        &self.pos
+    }
+    fn layout(&self) -> ActionLayout {
+        LAYOUT
+    }
+    fn legal_moves(&self, out: &mut MoveList) {
+        out.clear();
+        if self.result.is_none() {
+            self.pos.legal_moves(out);
+        }
+    }
+    fn play(&mut self, mv: Move) {
+        self.pos.play(mv);
+        self.plies += 1;
+        let irreversible = self.pos.halfmove_clock() == 0;
+        self.rep_count = self.reps.record(self.pos.repetition_key(), irreversible);
+        self.update_result();
+    }
+    fn termination(&self) -> Option<Termination> {
+        self.result.map(|r| r.0)
+    }
+    fn winner(&self) -> Option<Player> {
+        self.result.and_then(|r| r.1).map(|c| c as Player)
+    }
+    fn san(&self, mv: Move) -> String {
+        san::san(&self.pos, mv)
+    }
+    fn fen(&self) -> String {
+        write_fen(&self.pos)
+    }
+    fn plies(&self) -> u32 {
+        self.plies
+    }
+    fn max_plies(&self) -> u32 {
+        self.max_plies
+    }
+    fn repetitions(&self) -> u32 {
+        self.rep_count.saturating_sub(1)
+    }
+    fn options(&self) -> Options {
+        let mut o = Options::new();
+        o.insert("max_plies".into(), self.max_plies.into());
+        o
+    }
+}

@@ -1,0 +1,277 @@
+//! Types every variant shares: nodes, terminations, errors, options,
+//! chance outcome lists and the repetition table.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// An action id: a move/pass/rotation id at decision nodes (see
+/// [`crate::encode::ActionLayout`]), an outcome id at chance nodes.
+pub type Action = u32;
+
+/// A player: 0 or 1.
+pub type Player = u8;
+
+/// What kind of node a state is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Node {
+    Chance,
+    Decision(Player),
+    Terminal,
+}
+
+/// Why a game ended (RULES §0 names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Termination {
+    Checkmate,
+    KingReachedStart,
+    KingCaptured,
+    Stalemate,
+    ThreefoldRepetition,
+    FiftyMoves,
+    InsufficientMaterial,
+    SixSixes,
+    MaxPlies,
+}
+
+impl Termination {
+    /// All reasons; a reason's code is its index here (`dc.TERMINATIONS`).
+    pub const ALL: [Termination; 9] = [
+        Termination::Checkmate,
+        Termination::KingReachedStart,
+        Termination::KingCaptured,
+        Termination::Stalemate,
+        Termination::ThreefoldRepetition,
+        Termination::FiftyMoves,
+        Termination::InsufficientMaterial,
+        Termination::SixSixes,
+        Termination::MaxPlies,
+    ];
+
+    /// The RULES.md name, e.g. `"threefold_repetition"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Termination::Checkmate => "checkmate",
+            Termination::KingReachedStart => "king_reached_start",
+            Termination::KingCaptured => "king_captured",
+            Termination::Stalemate => "stalemate",
+            Termination::ThreefoldRepetition => "threefold_repetition",
+            Termination::FiftyMoves => "fifty_moves",
+            Termination::InsufficientMaterial => "insufficient_material",
+            Termination::SixSixes => "six_sixes",
+            Termination::MaxPlies => "max_plies",
+        }
+    }
+
+    /// Index in [`Termination::ALL`].
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+}
+
+/// A user-facing error (Python: `ValueError`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameError(pub String);
+
+impl GameError {
+    pub fn new(msg: impl Into<String>) -> GameError {
+        GameError(msg.into())
+    }
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for GameError {}
+
+impl From<String> for GameError {
+    fn from(s: String) -> GameError {
+        GameError(s)
+    }
+}
+
+/// Variant options by keyword (`fen`, `max_plies`, rule options).
+pub type Options = serde_json::Map<String, serde_json::Value>;
+
+/// Reads options with validation; unknown keys are an error listing the
+/// allowed ones.
+pub struct OptionReader<'a> {
+    opts: &'a Options,
+    variant: &'static str,
+    allowed: Vec<&'static str>,
+}
+
+impl<'a> OptionReader<'a> {
+    pub fn new(variant: &'static str, opts: &'a Options) -> Self {
+        OptionReader {
+            opts,
+            variant,
+            allowed: Vec::new(),
+        }
+    }
+
+    fn value(&mut self, key: &'static str) -> Option<&'a serde_json::Value> {
+        self.allowed.push(key);
+        self.opts.get(key).filter(|v| !v.is_null())
+    }
+
+    /// An integer option in `min..=max`.
+    pub fn int(
+        &mut self,
+        key: &'static str,
+        default: i64,
+        min: i64,
+        max: i64,
+    ) -> Result<i64, GameError> {
+        match self.value(key) {
+            None => Ok(default),
+            Some(v) => match v.as_i64() {
+                Some(n) if (min..=max).contains(&n) => Ok(n),
+                _ => Err(GameError::new(format!(
+                    "{} option {key} must be an integer from {min} to {max}, got {v}",
+                    self.variant
+                ))),
+            },
+        }
+    }
+
+    /// A string option, if given.
+    pub fn string(&mut self, key: &'static str) -> Result<Option<String>, GameError> {
+        match self.value(key) {
+            None => Ok(None),
+            Some(v) => v.as_str().map(|s| Some(s.to_string())).ok_or_else(|| {
+                GameError::new(format!(
+                    "{} option {key} must be a string, got {v}",
+                    self.variant
+                ))
+            }),
+        }
+    }
+
+    /// A string option restricted to `choices`.
+    pub fn choice(
+        &mut self,
+        key: &'static str,
+        default: &'static str,
+        choices: &[&'static str],
+    ) -> Result<String, GameError> {
+        let s = self.string(key)?.unwrap_or_else(|| default.to_string());
+        if choices.contains(&s.as_str()) {
+            Ok(s)
+        } else {
+            Err(GameError::new(format!(
+                "{} option {key} must be one of {}, got {s:?}",
+                self.variant,
+                choices
+                    .iter()
+                    .map(|c| format!("{c:?}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )))
+        }
+    }
+
+    /// Call last: rejects keys that were not read.
+    pub fn finish(self) -> Result<(), GameError> {
+        for k in self.opts.keys() {
+            if !self.allowed.contains(&k.as_str()) {
+                return Err(GameError::new(format!(
+                    "unknown option {k:?} for variant {}; allowed options: {}",
+                    self.variant,
+                    self.allowed.join(", ")
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Capacity of an [`Outcomes`] list.
+pub const MAX_OUTCOMES: usize = 64;
+
+/// Chance outcomes `(id, probability)` on the stack.
+#[derive(Clone, Copy)]
+pub struct Outcomes {
+    len: usize,
+    items: [(Action, f64); MAX_OUTCOMES],
+}
+
+impl Default for Outcomes {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Outcomes {
+    pub fn new() -> Outcomes {
+        Outcomes {
+            len: 0,
+            items: [(0, 0.0); MAX_OUTCOMES],
+        }
+    }
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+    /// Adds an outcome; an id already present gets the probability added
+    /// (equal faces merge).
+    pub fn add(&mut self, id: Action, p: f64) {
+        for it in &mut self.items[..self.len] {
+            if it.0 == id {
+                it.1 += p;
+                return;
+            }
+        }
+        if self.len < MAX_OUTCOMES {
+            self.items[self.len] = (id, p);
+            self.len += 1;
+        }
+    }
+    pub fn as_slice(&self) -> &[(Action, f64)] {
+        &self.items[..self.len]
+    }
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// Samples an outcome with a uniform number `u` in `[0, 1)`.
+    pub fn sample(&self, u: f64) -> Action {
+        let mut acc = 0.0;
+        for &(id, p) in self.as_slice() {
+            acc += p;
+            if u < acc {
+                return id;
+            }
+        }
+        self.items[self.len.saturating_sub(1)].0
+    }
+}
+
+/// Repetition keys recorded since the last irreversible move.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct RepetitionTable {
+    keys: Vec<u64>,
+}
+
+impl RepetitionTable {
+    /// Records `key`; forgets everything before it when the move that led here
+    /// was irreversible. Returns how often `key` has now been recorded.
+    pub fn record(&mut self, key: u64, irreversible: bool) -> u32 {
+        if irreversible {
+            self.keys.clear();
+        }
+        self.keys.push(key);
+        self.count(key)
+    }
+    /// How often `key` was recorded.
+    pub fn count(&self, key: u64) -> u32 {
+        self.keys.iter().filter(|&&k| k == key).count() as u32
+    }
+    /// The last recorded key.
+    pub fn last(&self) -> Option<u64> {
+        self.keys.last().copied()
+    }
+}

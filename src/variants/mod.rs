@@ -1,0 +1,136 @@
+//! Variants: the common game model (explicit chance nodes, OpenSpiel style)
+//! and one file per rule set.
+//!
+//! A game state is a chance node (dice to roll), a decision node of player 0
+//! or 1, or terminal. The [`Game`] trait is implemented once per rule set;
+//! the functions in [`api`] build the action-level API (fixed action ids,
+//! strings, validation) on top of it for every variant at once.
+
+pub mod api;
+pub mod chess;
+mod common;
+
+pub use common::*;
+
+use crate::board::{Color, Move, MoveList, Position};
+use crate::encode::ActionLayout;
+use serde::{de::DeserializeOwned, Serialize};
+
+/// The rules of one variant as a state machine with explicit chance nodes.
+///
+/// Implementations must not allocate in `legal_moves`, `play`,
+/// `chance_outcomes` and `apply_outcome` (hot loops call them per ply).
+pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
+    /// The variant's name as in `dc.variants()`.
+    fn variant(&self) -> &'static str;
+    /// What kind of node this state is.
+    fn node(&self) -> Node;
+    /// The board.
+    fn position(&self) -> &Position;
+    /// The action space of this variant (fixed for a variant and its options).
+    fn layout(&self) -> ActionLayout;
+
+    /// Legal decisions at a decision node: moves, plus [`Move::NULL`] where
+    /// passing is a real choice. Empty elsewhere.
+    fn legal_moves(&self, out: &mut MoveList);
+    /// Applies a decision from `legal_moves` (unchecked).
+    fn play(&mut self, mv: Move);
+
+    /// The outcomes of the chance node with their exact probabilities
+    /// (summing to 1). Outcome ids are the actions at chance nodes.
+    fn chance_outcomes(&self, out: &mut Outcomes) {
+        out.clear();
+    }
+    /// Applies a chance outcome from `chance_outcomes` (unchecked).
+    fn apply_outcome(&mut self, _outcome: Action) {}
+    /// The name of a chance outcome id (`"P"`, `"BQ"`, `"6"`).
+    fn outcome_name(&self, outcome: Action) -> String {
+        outcome.to_string()
+    }
+    /// Number of distinct chance outcome ids (0 for games without chance).
+    fn max_chance_outcomes(&self) -> usize {
+        0
+    }
+
+    /// Why the game ended, if it did.
+    fn termination(&self) -> Option<Termination>;
+    /// The winning player, if the game ended with a win.
+    fn winner(&self) -> Option<Player>;
+    /// SAN of a legal decision with this variant's check suffixes; `pass`
+    /// for [`Move::NULL`].
+    fn san(&self, mv: Move) -> String;
+    /// FEN, extended with whatever state this variant needs.
+    fn fen(&self) -> String;
+    /// Player decisions made so far (moves and voluntary passes).
+    fn plies(&self) -> u32;
+    /// The `max_plies` option.
+    fn max_plies(&self) -> u32;
+    /// The colour a player commands (player 0 is White unless a variant
+    /// says otherwise).
+    fn color_of(&self, player: Player) -> Color {
+        if player == 0 {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+    /// How often the current repetition key was recorded before.
+    fn repetitions(&self) -> u32;
+    /// Names of the variant's observation planes after the common ones.
+    fn extra_planes(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// Writes the extra planes (`out` starts at the first extra plane).
+    fn write_extra_planes(&self, _view: Color, _out: &mut [f32]) {}
+    /// Lines describing variant state for `str(state)` (dice, stocks, …).
+    fn describe_state(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// Checks internal invariants (tests call this on random games).
+    fn check_invariants(&self) -> Result<(), String> {
+        let p = self.position();
+        if p.hash() != p.compute_hash() {
+            return Err("incremental hash differs from recomputed hash".into());
+        }
+        Ok(())
+    }
+    /// The options this state was created with (complete, defaults filled).
+    fn options(&self) -> Options;
+}
+
+/// Every variant name, as `dc.variants()` lists them.
+pub const VARIANTS: &[&str] = &["chess"];
+
+/// A game of any variant: matched once per call, never per move inside hot
+/// loops (those are generic over [`Game`]).
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
+pub enum AnyGame {
+    Chess(chess::Chess),
+}
+
+/// Calls `$body` with `$g` bound to the concrete game inside an [`AnyGame`].
+#[macro_export]
+macro_rules! with_game {
+    ($any:expr, $g:ident => $body:expr) => {
+        match $any {
+            $crate::variants::AnyGame::Chess($g) => $body,
+        }
+    };
+}
+
+impl AnyGame {
+    /// Creates a game of `variant` with options (keyword → JSON value).
+    pub fn new(variant: &str, options: &Options) -> Result<AnyGame, GameError> {
+        match variant {
+            "chess" => Ok(AnyGame::Chess(chess::Chess::new(options)?)),
+            _ => Err(GameError::new(format!(
+                "unknown variant {variant:?}; known variants: {}",
+                VARIANTS.join(", ")
+            ))),
+        }
+    }
+    /// The variant's name.
+    pub fn variant(&self) -> &'static str {
+        with_game!(self, g => g.variant())
+    }
+}
