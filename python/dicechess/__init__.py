@@ -2,8 +2,33 @@
 
 The rules core is written in Rust (the compiled extension ``dicechess._core``);
 this package re-exports it and adds the Python-side tooling.
+
+>>> import dicechess as dc
+>>> s = dc.State("chess")
+>>> s.current_player(), len(s.legal_actions())
+(0, 20)
+>>> s.apply_san("e4"); s.action_to_string(s.legal_actions()[0]) in {"Na6", "a6", "a5", "b6"}
+True
 """
 
-from ._core import __version__
+from ._core import (
+    CHANCE,
+    TERMINAL,
+    TERMINATIONS,
+    State,
+    __version__,
+    num_actions,
+    perft,
+    variants,
+)
 
-__all__ = ["__version__"]
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "TERMINATIONS",
+    "State",
+    "__version__",
+    "num_actions",
+    "perft",
+    "variants",
+]
