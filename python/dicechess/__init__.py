@@ -21,6 +21,7 @@ from ._core import (
     perft,
     variants,
 )
+from .sim import PlayoutResult, playouts
 
 __all__ = [
     "CHANCE",
@@ -31,4 +32,6 @@ __all__ = [
     "num_actions",
     "perft",
     "variants",
+    "PlayoutResult",
+    "playouts",
 ]
