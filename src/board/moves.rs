@@ -51,10 +51,12 @@ impl Move {
         };
         Move(from as u16 | (to as u16) << 6 | k << 12)
     }
+    /// The square the move starts from.
     #[inline(always)]
     pub fn from(self) -> Square {
         (self.0 & 63) as Square
     }
+    /// The square the move ends on (the king's square for castling).
     #[inline(always)]
     pub fn to(self) -> Square {
         (self.0 >> 6 & 63) as Square
@@ -123,6 +125,7 @@ impl Default for MoveList {
 }
 
 impl MoveList {
+    /// An empty list.
     #[inline(always)]
     pub fn new() -> MoveList {
         MoveList {
@@ -130,6 +133,8 @@ impl MoveList {
             moves: [Move::NULL; MAX_MOVES],
         }
     }
+    /// Appends a move (ignored if the list is full, which legal generation
+    /// never reaches).
     #[inline(always)]
     pub fn push(&mut self, m: Move) {
         debug_assert!(self.len < MAX_MOVES);
@@ -138,18 +143,22 @@ impl MoveList {
             self.len += 1;
         }
     }
+    /// Removes every move.
     #[inline(always)]
     pub fn clear(&mut self) {
         self.len = 0;
     }
+    /// Number of moves.
     #[inline(always)]
     pub fn len(&self) -> usize {
         self.len
     }
+    /// Whether the list has no moves.
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
+    /// The moves as a slice.
     #[inline(always)]
     pub fn as_slice(&self) -> &[Move] {
         &self.moves[..self.len]
@@ -165,6 +174,7 @@ impl MoveList {
         }
         self.len = j;
     }
+    /// Whether `m` is in the list.
     pub fn contains(&self, m: Move) -> bool {
         self.as_slice().contains(&m)
     }

@@ -32,10 +32,13 @@ impl PawnStyle {
     }
 }
 
-/// Castling right bits.
+/// Castling right bit: White may castle kingside (`K`).
 pub const WHITE_KINGSIDE: u8 = 1;
+/// Castling right bit: White may castle queenside (`Q`).
 pub const WHITE_QUEENSIDE: u8 = 2;
+/// Castling right bit: Black may castle kingside (`k`).
 pub const BLACK_KINGSIDE: u8 = 4;
+/// Castling right bit: Black may castle queenside (`q`).
 pub const BLACK_QUEENSIDE: u8 = 8;
 
 const NO_SQUARE: u8 = 64;

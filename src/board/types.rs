@@ -7,7 +7,9 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 /// A side of the board. White moves towards the higher ranks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Color {
+    /// White, player 0 by default; moves first.
     White = 0,
+    /// Black.
     Black = 1,
 }
 
@@ -15,6 +17,7 @@ impl Color {
     /// Both colours, White first.
     pub const ALL: [Color; 2] = [Color::White, Color::Black];
 
+    /// 0 for White, 1 for Black.
     #[inline(always)]
     pub fn index(self) -> usize {
         self as usize
@@ -49,11 +52,17 @@ impl std::ops::Not for Color {
 /// What a piece is (for a die: the face it currently shows).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Role {
+    /// Pawn.
     Pawn = 0,
+    /// Knight.
     Knight = 1,
+    /// Bishop.
     Bishop = 2,
+    /// Rook.
     Rook = 3,
+    /// Queen.
     Queen = 4,
+    /// King.
     King = 5,
 }
 
@@ -68,6 +77,7 @@ impl Role {
         Role::King,
     ];
 
+    /// Index 0..6 in the order P N B R Q K.
     #[inline(always)]
     pub fn index(self) -> usize {
         self as usize
@@ -109,17 +119,22 @@ impl Role {
 pub struct RoleSet(pub u8);
 
 impl RoleSet {
+    /// No roles.
     pub const EMPTY: RoleSet = RoleSet(0);
+    /// Every role.
     pub const ALL: RoleSet = RoleSet(0b11_1111);
 
+    /// Whether `r` is in the set.
     #[inline(always)]
     pub fn contains(self, r: Role) -> bool {
         self.0 & (1 << r as u8) != 0
     }
+    /// The set with `r` added.
     #[inline(always)]
     pub fn with(self, r: Role) -> RoleSet {
         RoleSet(self.0 | (1 << r as u8))
     }
+    /// Whether the set has no roles.
     #[inline(always)]
     pub fn is_empty(self) -> bool {
         self.0 == 0
@@ -136,11 +151,14 @@ impl BitOr for RoleSet {
 /// A coloured piece.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Piece {
+    /// Whose piece it is.
     pub color: Color,
+    /// What the piece is.
     pub role: Role,
 }
 
 impl Piece {
+    /// A piece of `color` and `role`.
     pub fn new(color: Color, role: Role) -> Piece {
         Piece { color, role }
     }
@@ -199,25 +217,32 @@ pub fn square_name(sq: Square) -> String {
 pub struct Bitboard(pub u64);
 
 impl Bitboard {
+    /// No squares.
     pub const EMPTY: Bitboard = Bitboard(0);
+    /// Every square of the 8x8 grid.
     pub const FULL: Bitboard = Bitboard(!0);
 
+    /// The set holding only `sq`.
     #[inline(always)]
     pub fn from_square(sq: Square) -> Bitboard {
         Bitboard(1u64 << sq)
     }
+    /// Whether `sq` is in the set.
     #[inline(always)]
     pub fn contains(self, sq: Square) -> bool {
         self.0 >> sq & 1 != 0
     }
+    /// Whether the set is empty.
     #[inline(always)]
     pub fn is_empty(self) -> bool {
         self.0 == 0
     }
+    /// Whether the set has at least one square.
     #[inline(always)]
     pub fn any(self) -> bool {
         self.0 != 0
     }
+    /// Number of squares.
     #[inline(always)]
     pub fn count(self) -> u32 {
         self.0.count_ones()
@@ -241,10 +266,12 @@ impl Bitboard {
             None
         }
     }
+    /// The set with `sq` added.
     #[inline(always)]
     pub fn with(self, sq: Square) -> Bitboard {
         Bitboard(self.0 | 1 << sq)
     }
+    /// The set with `sq` removed.
     #[inline(always)]
     pub fn without(self, sq: Square) -> Bitboard {
         Bitboard(self.0 & !(1 << sq))
@@ -324,7 +351,9 @@ impl fmt::Debug for Bitboard {
 /// Squares outside it are never occupied and block sliders.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Geometry {
+    /// Number of files (columns a, b, ...).
     pub files: u8,
+    /// Number of ranks (rows 1, 2, ...).
     pub ranks: u8,
 }
 

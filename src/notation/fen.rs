@@ -74,7 +74,9 @@ pub fn write_fen(pos: &Position) -> String {
 /// What a variant accepts in a position read from a FEN.
 #[derive(Clone, Copy, Debug)]
 pub struct FenRules {
+    /// The board the FEN describes.
     pub geometry: Geometry,
+    /// How pawns move (decides where pawns may stand and whether en passant exists).
     pub pawns: PawnStyle,
     /// Roles that may appear on the board.
     pub roles: RoleSet,
