@@ -104,7 +104,7 @@ develop: venv
 
 wheel: venv
 	rm -f dist/dicechess-*.whl
-	$(VENV)/bin/maturin build --release $(CARGO_LOCKED) -o dist
+	VIRTUAL_ENV=$(VENV_ABS) $(VENV)/bin/maturin build --release $(CARGO_LOCKED) -o dist
 
 # ---------------------------------------------------------------- tests
 
