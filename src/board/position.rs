@@ -93,7 +93,8 @@ impl Position {
             ep: NO_SQUARE,
             halfmove: 0,
             fullmove: 1,
-            hash: 0,
+            // compute_hash() always includes the castling key, also for no rights.
+            hash: zobrist::castling(0),
             geometry,
             mask: geometry.mask(),
             pawns,
