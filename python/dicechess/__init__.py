@@ -10,7 +10,8 @@ this package re-exports it and adds the Python-side tooling.
 >>> s.apply_san("e4")
 >>> s.action_to_string(s.string_to_action("e7e5"))
 'e5'
->>> s.apply_san("e5"); s.fen()
+>>> s.apply_san("e5")
+>>> s.fen()
 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2'
 """
 
