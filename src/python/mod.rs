@@ -171,6 +171,17 @@ impl PyState {
         with_game!(&self.game, g => g.fen())
     }
 
+    /// Vegas: the roll the player decides with (`"PN"`, `"B*"`), or None
+    /// (no roll shown: chance node, in check, free move; other variants).
+    #[getter]
+    fn dice(&self) -> Option<String> {
+        match &self.game {
+            AnyGame::Vegas(v) => v.dice(),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
+
     /// Player decisions made so far.
     #[getter]
     fn plies(&self) -> u32 {

@@ -9,6 +9,7 @@
 pub mod api;
 pub mod chess;
 mod common;
+pub mod vegas;
 
 pub use common::*;
 
@@ -86,6 +87,14 @@ pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
     fn describe_state(&self) -> Vec<String> {
         Vec::new()
     }
+    /// Why a decision is not allowed here although the board's orthodox
+    /// rules allow it: `mv` is a legal move of [`Position::legal_moves`] that
+    /// is not in [`Game::legal_moves`], or [`Move::NULL`] for a pass that is
+    /// not allowed. Used by [`api`] in error messages (e.g. Vegas names the
+    /// rolled dice). `None` leaves the generic message.
+    fn explain_illegal(&self, _mv: Move) -> Option<String> {
+        None
+    }
     /// Checks internal invariants (tests call this on random games).
     fn check_invariants(&self) -> Result<(), String> {
         let p = self.position();
@@ -99,13 +108,14 @@ pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
 }
 
 /// Every variant name, as `dc.variants()` lists them.
-pub const VARIANTS: &[&str] = &["chess"];
+pub const VARIANTS: &[&str] = &["chess", "vegas"];
 
 /// A game of any variant: matched once per call, never per move inside hot
 /// loops (those are generic over [`Game`]).
 #[derive(Clone, serde::Serialize, serde::Deserialize)]
 pub enum AnyGame {
     Chess(chess::Chess),
+    Vegas(vegas::Vegas),
 }
 
 /// Calls `$body` with `$g` bound to the concrete game inside an [`AnyGame`].
@@ -114,6 +124,7 @@ macro_rules! with_game {
     ($any:expr, $g:ident => $body:expr) => {
         match $any {
             $crate::variants::AnyGame::Chess($g) => $body,
+            $crate::variants::AnyGame::Vegas($g) => $body,
         }
     };
 }
@@ -123,6 +134,7 @@ impl AnyGame {
     pub fn new(variant: &str, options: &Options) -> Result<AnyGame, GameError> {
         match variant {
             "chess" => Ok(AnyGame::Chess(chess::Chess::new(options)?)),
+            "vegas" => Ok(AnyGame::Vegas(vegas::Vegas::new(options)?)),
             _ => Err(GameError::new(format!(
                 "unknown variant {variant:?}; known variants: {}",
                 VARIANTS.join(", ")

@@ -29,6 +29,12 @@ class VegasRef:
         self.die_a = die_a
         self.die_b = die_b
         self.max_plies = max_plies
+        # Ordered pair (die A face, die B face); equal pairs merge.
+        probs = Counter()
+        for a in die_a:
+            for b in die_b:
+                probs[a + b] += Fraction(1, len(die_a) * len(die_b))
+        self._outcomes = dict(probs)
         self.board = chess.Board(fen)
         self.plies = 0  # decisions made (moves and voluntary passes)
         self.gave_check = {chess.WHITE: False, chess.BLACK: False}
@@ -64,11 +70,7 @@ class VegasRef:
 
     def chance_outcomes(self):
         assert self._node == "chance"
-        probs = Counter()
-        for a in self.die_a:
-            for b in self.die_b:
-                probs[a + b] += Fraction(1, len(self.die_a) * len(self.die_b))
-        return dict(probs)
+        return dict(self._outcomes)
 
     def legal_moves(self):
         assert self._node == "decision"
@@ -129,7 +131,7 @@ class VegasRef:
     # ------------------------------------------------------------ actions
     def apply_outcome(self, name):
         assert self._node == "chance"
-        assert name in self.chance_outcomes(), name
+        assert name in self._outcomes, name
         self._dice = name
         b = self.board
         legal = list(b.legal_moves)
