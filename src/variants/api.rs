@@ -176,7 +176,10 @@ pub fn string_to_action<G: Game>(g: &G, text: &str) -> Result<Action, GameError>
             let moves: Vec<Move> = ml.iter().copied().filter(|m| !m.is_null()).collect();
             parse_move(g.position(), &moves, t)
                 .map(|m| layout.encode(m, turn))
-                .map_err(GameError::new)
+                .map_err(|e| match g.explain_illegal(t) {
+                    Some(why) => GameError::new(format!("{t:?} is not a legal move here: {why}")),
+                    None => GameError::new(e),
+                })
         }
     }
 }

@@ -8,6 +8,7 @@
 
 pub mod api;
 pub mod chess;
+pub mod cubic;
 mod common;
 
 pub use common::*;
@@ -86,6 +87,12 @@ pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
     fn describe_state(&self) -> Vec<String> {
         Vec::new()
     }
+    /// Why `text` is not a legal decision here, when the variant can say
+    /// more than "illegal" (e.g. "no knight in White's stock"). Consulted by
+    /// [`api::string_to_action`] only after parsing failed.
+    fn explain_illegal(&self, _text: &str) -> Option<String> {
+        None
+    }
     /// Checks internal invariants (tests call this on random games).
     fn check_invariants(&self) -> Result<(), String> {
         let p = self.position();
@@ -99,13 +106,14 @@ pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
 }
 
 /// Every variant name, as `dc.variants()` lists them.
-pub const VARIANTS: &[&str] = &["chess"];
+pub const VARIANTS: &[&str] = &["chess", "cubic"];
 
 /// A game of any variant: matched once per call, never per move inside hot
 /// loops (those are generic over [`Game`]).
 #[derive(Clone, serde::Serialize, serde::Deserialize)]
 pub enum AnyGame {
     Chess(chess::Chess),
+    Cubic(cubic::Cubic),
 }
 
 /// Calls `$body` with `$g` bound to the concrete game inside an [`AnyGame`].
@@ -114,6 +122,7 @@ macro_rules! with_game {
     ($any:expr, $g:ident => $body:expr) => {
         match $any {
             $crate::variants::AnyGame::Chess($g) => $body,
+            $crate::variants::AnyGame::Cubic($g) => $body,
         }
     };
 }
@@ -123,6 +132,7 @@ impl AnyGame {
     pub fn new(variant: &str, options: &Options) -> Result<AnyGame, GameError> {
         match variant {
             "chess" => Ok(AnyGame::Chess(chess::Chess::new(options)?)),
+            "cubic" => Ok(AnyGame::Cubic(cubic::Cubic::new(options)?)),
             _ => Err(GameError::new(format!(
                 "unknown variant {variant:?}; known variants: {}",
                 VARIANTS.join(", ")
