@@ -30,8 +30,8 @@
 //! and 16 pieces per side on the board.
 
 use super::*;
-use crate::board::{square, square_name, Geometry, MoveKind, PawnStyle, Piece, Role, RoleSet};
 use crate::board::{file_of, rank_of, zobrist, Square};
+use crate::board::{square, square_name, Geometry, MoveKind, PawnStyle, Piece, Role, RoleSet};
 use crate::encode::observation::fill_plane;
 use crate::notation::fen::{parse_fen, write_fen, FenRules};
 use crate::notation::san;
@@ -76,8 +76,8 @@ const EXTRA_PLANES: [&str; 8] = [
 /// use dicechess::variants::{cubic::Cubic, Game, Node, Options};
 /// let g = Cubic::new(&Options::new()).unwrap();
 /// assert_eq!(g.node(), Node::Decision(0));
-/// // 8 pawns x (one step, two steps, 1 or 2 diagonal two-steps) + 4 knight moves.
-/// assert_eq!(g.position().count_legal(), 8 * 2 + 14 + 4);
+/// // 8 pawns x x 2 straight + 12 diagonal two-steps + 4 knight moves.
+/// assert_eq!(g.position().count_legal(), 8 * 2 + 12 + 4);
 /// ```
 #[derive(Clone, Serialize, Deserialize)]
 pub struct Cubic {
@@ -154,6 +154,11 @@ fn split_stock(text: &str) -> Result<(String, Option<String>), GameError> {
                         "cubic FEN stock must be written in brackets like [NBrq], got {s:?}"
                     ))
                 })?;
+            if inner.contains(['[', ']']) {
+                return Err(GameError::new(format!(
+                    "cubic FEN {text:?} has more than one stock bracket"
+                )));
+            }
             Some(inner.to_string())
         }
     };

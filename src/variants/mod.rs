@@ -8,8 +8,8 @@
 
 pub mod api;
 pub mod chess;
-pub mod cubic;
 mod common;
+pub mod cubic;
 
 pub use common::*;
 
