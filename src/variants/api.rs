@@ -69,7 +69,7 @@ fn describe_action_range<G: Game>(g: &G) -> String {
     }
 }
 
-/// The variant's explanation (see [`Game::explain_illegal`]) for a decision
+/// The variant's explanation (see [`Game::explain_disallowed`]) for a decision
 /// action that the board allows but the variant does not, if any.
 fn explain_action<G: Game>(g: &G, action: Action) -> Option<String> {
     let (layout, turn) = (g.layout(), g.position().turn());
@@ -82,7 +82,7 @@ fn explain_action<G: Game>(g: &G, action: Action) -> Option<String> {
             .copied()
             .find(|&m| layout.encode(m, turn) == action)?
     };
-    g.explain_illegal(mv)
+    g.explain_disallowed(mv)
 }
 
 /// Applies an action after checking it; on error the state is unchanged.
@@ -187,7 +187,7 @@ pub fn string_to_action<G: Game>(g: &G, text: &str) -> Result<Action, GameError>
                     Ok(layout.encode(Move::NULL, turn))
                 } else {
                     Err(GameError::new(
-                        g.explain_illegal(Move::NULL).unwrap_or_else(|| {
+                        g.explain_disallowed(Move::NULL).unwrap_or_else(|| {
                             format!("passing is not allowed here ({})", g.variant())
                         }),
                     ))
@@ -202,10 +202,15 @@ pub fn string_to_action<G: Game>(g: &G, text: &str) -> Result<Action, GameError>
                     g.position().legal_moves(&mut all);
                     match parse_move(g.position(), all.as_slice(), t)
                         .ok()
-                        .and_then(|m| g.explain_illegal(m))
+                        .and_then(|m| g.explain_disallowed(m))
                     {
                         Some(why) => GameError::new(format!("{t:?} is not allowed: {why}")),
-                        None => GameError::new(e),
+                        None => match g.explain_unparsable(t) {
+                            Some(why) => {
+                                GameError::new(format!("{t:?} is not a legal move here: {why}"))
+                            }
+                            None => GameError::new(e),
+                        },
                     }
                 })
         }

@@ -9,6 +9,7 @@
 pub mod api;
 pub mod chess;
 mod common;
+pub mod cubic;
 pub mod vegas;
 
 pub use common::*;
@@ -92,7 +93,13 @@ pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
     /// is not in [`Game::legal_moves`], or [`Move::NULL`] for a pass that is
     /// not allowed. Used by [`api`] in error messages (e.g. Vegas names the
     /// rolled dice). `None` leaves the generic message.
-    fn explain_illegal(&self, _mv: Move) -> Option<String> {
+    fn explain_disallowed(&self, _mv: Move) -> Option<String> {
+        None
+    }
+    /// Why `text` is not a legal decision here, when the variant can say
+    /// more than "illegal" (e.g. "no knight in White's stock"). Consulted by
+    /// [`api::string_to_action`] only after parsing failed.
+    fn explain_unparsable(&self, _text: &str) -> Option<String> {
         None
     }
     /// Checks internal invariants (tests call this on random games).
@@ -108,13 +115,14 @@ pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
 }
 
 /// Every variant name, as `dc.variants()` lists them.
-pub const VARIANTS: &[&str] = &["chess", "vegas"];
+pub const VARIANTS: &[&str] = &["chess", "cubic", "vegas"];
 
 /// A game of any variant: matched once per call, never per move inside hot
 /// loops (those are generic over [`Game`]).
 #[derive(Clone, serde::Serialize, serde::Deserialize)]
 pub enum AnyGame {
     Chess(chess::Chess),
+    Cubic(cubic::Cubic),
     Vegas(vegas::Vegas),
 }
 
@@ -125,6 +133,7 @@ macro_rules! with_game {
         match $any {
             $crate::variants::AnyGame::Chess($g) => $body,
             $crate::variants::AnyGame::Vegas($g) => $body,
+            $crate::variants::AnyGame::Cubic($g) => $body,
         }
     };
 }
@@ -134,6 +143,7 @@ impl AnyGame {
     pub fn new(variant: &str, options: &Options) -> Result<AnyGame, GameError> {
         match variant {
             "chess" => Ok(AnyGame::Chess(chess::Chess::new(options)?)),
+            "cubic" => Ok(AnyGame::Cubic(cubic::Cubic::new(options)?)),
             "vegas" => Ok(AnyGame::Vegas(vegas::Vegas::new(options)?)),
             _ => Err(GameError::new(format!(
                 "unknown variant {variant:?}; known variants: {}",

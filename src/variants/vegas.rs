@@ -575,7 +575,7 @@ impl Game for Vegas {
             format!("die A: {}, die B: {}", self.die_a, self.die_b),
         ]
     }
-    fn explain_illegal(&self, mv: Move) -> Option<String> {
+    fn explain_disallowed(&self, mv: Move) -> Option<String> {
         let side = self.pos.turn().name();
         match self.phase {
             Phase::Rolled => {

@@ -149,11 +149,8 @@ class CubicRef:
         return "".join(chess.piece_symbol(pt).upper() * self.stock[color][pt] for pt in STOCK_TYPES)
 
     def fen(self):
-        return "%s [stock w:%s b:%s]" % (
-            self.board.fen(),
-            self.stock_string(chess.WHITE),
-            self.stock_string(chess.BLACK),
-        )
+        white, black = self.stock_string(chess.WHITE), self.stock_string(chess.BLACK)
+        return f"{self.board.fen()} [stock w:{white} b:{black}]"
 
     def chance_outcomes(self):
         raise AssertionError("Cubic Chess has no chance nodes")
@@ -204,7 +201,9 @@ class CubicRef:
     def _san(self, move, board_moves):
         b = self.board
         if isinstance(move, Rotation):
-            body = "%s(%s)" % (chess.SQUARE_NAMES[move.square], chess.piece_symbol(move.piece_type).upper())
+            body = (
+                f"{chess.SQUARE_NAMES[move.square]}({chess.piece_symbol(move.piece_type).upper()})"
+            )
         elif b.piece_type_at(move.from_square) == chess.PAWN:
             fr, to = move.from_square, move.to_square
             if abs(chess.square_rank(to) - chess.square_rank(fr)) == 2:
@@ -253,9 +252,7 @@ class CubicRef:
                 self.events["pawn_diagonal_two_step"] += 1
             elif dr == 2:
                 self.events["pawn_straight_two_step"] += 1
-            if chess.square_rank(move.to_square) in (0, 7) and chess.square_rank(move.to_square) == (
-                7 if mover == chess.WHITE else 0
-            ):
+            if chess.square_rank(move.to_square) == (7 if mover == chess.WHITE else 0):
                 self.events["pawn_on_last_rank"] += 1
         elif b.is_castling(move):
             self.events["castling"] += 1
