@@ -6,7 +6,7 @@ import pickle
 
 import pytest
 
-dc = pytest.importorskip("dicechess._core")
+dc = pytest.importorskip("dicechess")
 
 START = "2k2/ppppp/5/PPPPP/2K2 w - - 0 1"
 
