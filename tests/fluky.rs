@@ -59,7 +59,10 @@ fn mirror_san(san: &str) -> String {
 }
 
 /// Both colours: the position as given, and mirrored.
-fn both(fen: &str) -> [(String, fn(&str) -> String); 2] {
+/// Maps a White-side SAN to the SAN of the same move in the tested colour.
+type SanMap = fn(&str) -> String;
+
+fn both(fen: &str) -> [(String, SanMap); 2] {
     [
         (fen.to_string(), |s| s.to_string()),
         (mirror_fen(fen), |s| mirror_san(s)),
@@ -73,7 +76,7 @@ fn sans(g: &Fluky) -> BTreeSet<String> {
         .collect()
 }
 
-fn set(m: fn(&str) -> String, items: &[&str]) -> BTreeSet<String> {
+fn set(m: SanMap, items: &[&str]) -> BTreeSet<String> {
     items.iter().map(|s| m(s)).collect()
 }
 
@@ -285,7 +288,9 @@ fn skip_1_moved_piece_gives_check() {
             assert!(matches!(g.node(), Node::Decision(_)), "{v} {fen}");
             assert!(g.position().is_check());
             // The die keeps its face.
-            assert!(g.fen().starts_with(&mirror_if(m("1") != "1", "k4/5/R4/5/4K")));
+            assert!(g
+                .fen()
+                .starts_with(&mirror_if(m("1") != "1", "k4/5/R4/5/4K")));
         }
     }
 }
@@ -296,7 +301,11 @@ fn skip_1_discovered_check_fluky_rolls_metamorph_does_not() {
         let mut g = game("fluky", &fen);
         assert!(sans(&g).contains(&m("Nc2+")));
         play(&mut g, &m("Nc2+"));
-        assert_eq!(g.node(), Node::Chance, "fluky rolls after a discovered check");
+        assert_eq!(
+            g.node(),
+            Node::Chance,
+            "fluky rolls after a discovered check"
+        );
         let mut g = game("metamorph", &fen);
         play(&mut g, &m("Nc2+"));
         assert!(
@@ -350,7 +359,11 @@ fn skip_3_promotion_is_chosen_not_rolled() {
             let mut g = game("fluky", &fen);
             play(&mut g, &m(mv));
             assert_eq!(g.node(), Node::Decision(1 - player(mirrored)), "{mv}");
-            assert!(g.fen().starts_with(&mirror_if(mirrored, board)), "{}", g.fen());
+            assert!(
+                g.fen().starts_with(&mirror_if(mirrored, board)),
+                "{}",
+                g.fen()
+            );
         }
         // A pawn step that is not a promotion is rolled.
         let mut g = game("fluky", &fen);
@@ -378,7 +391,10 @@ fn roll_that_mates_and_roll_that_stalemates() {
     for (fen, m) in both("k4/4R/3B1/1P3/4K w - - 0 1") {
         let mirrored = m("1") != "1";
         let mut g = game("fluky", &fen);
-        assert!(sans(&g).contains(&m("b3")), "no check suffix: a roll follows");
+        assert!(
+            sans(&g).contains(&m("b3")),
+            "no check suffix: a roll follows"
+        );
         play(&mut g, &m("b3"));
         let at_chance = g.clone();
         play(&mut g, "N");
@@ -528,7 +544,11 @@ fn max_plies_counts_decisions() {
     let mut h = Fluky::new("metamorph", &o).unwrap();
     play(&mut g, "a3");
     play(&mut h, "a3");
-    assert_eq!(h.node(), Node::Chance, "the roll of the last move still happens");
+    assert_eq!(
+        h.node(),
+        Node::Chance,
+        "the roll of the last move still happens"
+    );
     play(&mut h, "P");
     play(&mut h, "e3");
     assert_eq!(h.node(), Node::Chance);
@@ -613,7 +633,10 @@ fn fen_round_trips_at_chance_nodes() {
         "2k2/ppppp/1P3/P1PPP/2K2 b - - 0 1 z9",
         "2k2/ppppp/1P3/P1PPP/2K2 b - - 0 1 b3 b3",
     ] {
-        assert!(Fluky::new("fluky", &opts(&[("fen", bad)])).is_err(), "{bad}");
+        assert!(
+            Fluky::new("fluky", &opts(&[("fen", bad)])).is_err(),
+            "{bad}"
+        );
     }
 }
 
@@ -644,7 +667,10 @@ fn bad_actions_leave_the_state_unchanged() {
     let mut g2 = Fluky::new("fluky", &Options::new()).unwrap();
     play(&mut g2, "a3");
     let before = g2.fen();
-    assert!(api::string_to_action(&g2, "b3").is_err(), "a move at a chance node");
+    assert!(
+        api::string_to_action(&g2, "b3").is_err(),
+        "a move at a chance node"
+    );
     assert!(api::string_to_action(&g2, "Q").is_err());
     assert!(api::string_to_action(&g2, "X").is_err());
     assert!(api::apply_action(&mut g2, 4).is_err());
@@ -747,7 +773,10 @@ fn random_games(n: u64, seed: u64) {
             Termination::Stalemate,
             Termination::ThreefoldRepetition,
         ] {
-            assert!(reasons.contains_key(&t), "{t:?} never happened: {reasons:?}");
+            assert!(
+                reasons.contains_key(&t),
+                "{t:?} never happened: {reasons:?}"
+            );
         }
     }
 }

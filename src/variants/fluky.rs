@@ -29,7 +29,9 @@
 //! once; checkmate; stalemate; threefold repetition; `max_plies`.
 
 use super::*;
-use crate::board::{rank_of, square_name, Bitboard, Geometry, PawnStyle, Piece, Role, RoleSet, Square};
+use crate::board::{
+    rank_of, square_name, Bitboard, Geometry, PawnStyle, Piece, Role, RoleSet, Square,
+};
 use crate::encode::observation::fill_squares;
 use crate::notation::fen::{parse_fen, write_fen, FenRules};
 use crate::notation::san;
@@ -290,9 +292,7 @@ fn parse_fluky_fen(
                 }
             }
             if rank_of(sq) == Geometry::SMALL.last_rank(roller) {
-                return Err(err(format!(
-                    "a die on its last rank ({s}) is never rolled"
-                )));
+                return Err(err(format!("a die on its last rank ({s}) is never rolled")));
             }
             let checkers = pos.checkers();
             let skipped = match skip {
@@ -308,8 +308,8 @@ fn parse_fluky_fen(
         }
         _ => {
             return Err(err(format!(
-                "unexpected extra fields {rest:?} (allowed: one field, the square of the die to roll)"
-            )))
+            "unexpected extra fields {rest:?} (allowed: one field, the square of the die to roll)"
+        )))
         }
     };
     Ok((pos, pending))
@@ -456,11 +456,7 @@ impl Game for Fluky {
         let mut v = Vec::new();
         match self.pending {
             Some((sq, _)) => {
-                let face = self
-                    .pos
-                    .piece_at(sq)
-                    .map(|p| p.role.char())
-                    .unwrap_or('?');
+                let face = self.pos.piece_at(sq).map(|p| p.role.char()).unwrap_or('?');
                 v.push(format!(
                     "roll pending: {} rolls the die on {} (moved as {face})",
                     self.pos.turn().other().name(),

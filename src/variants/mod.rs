@@ -8,8 +8,8 @@
 
 pub mod api;
 pub mod chess;
-pub mod fluky;
 mod common;
+pub mod fluky;
 
 pub use common::*;
 
