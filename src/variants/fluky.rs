@@ -16,9 +16,9 @@
 //!
 //! **FEN.** The six standard fields (castling and en passant always `-`); at
 //! a chance node a seventh field names the square of the die to be rolled
-//! (its owner is the side *not* to move), e.g.
-//! `2k2/pp1pp/2p2/PPPP1/2K1P b - - 0 1 e2` is "White moved e2 (from e1 or
-//! d1…), the die on e2 is rolled now, then Black moves".
+//! (its owner is the side *not* to move), e.g. after 1. b3 from the setup
+//! `2k2/ppppp/1P3/P1PPP/2K2 b - - 0 1 b3`: White rolls the die on b3, then
+//! Black moves. `fen=` accepts this form, so every state round-trips.
 //!
 //! **Repetition.** A key (placement with faces, side to move) is recorded for
 //! the initial position and after each move once its roll (if any) is made.
