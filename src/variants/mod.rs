@@ -11,6 +11,7 @@ pub mod chess;
 mod common;
 pub mod cubic;
 pub mod vegas;
+pub mod fluky;
 
 pub use common::*;
 
@@ -115,7 +116,7 @@ pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
 }
 
 /// Every variant name, as `dc.variants()` lists them.
-pub const VARIANTS: &[&str] = &["chess", "cubic", "vegas"];
+pub const VARIANTS: &[&str] = &["chess", "cubic", "fluky", "metamorph", "vegas"];
 
 /// A game of any variant: matched once per call, never per move inside hot
 /// loops (those are generic over [`Game`]).
@@ -124,6 +125,7 @@ pub enum AnyGame {
     Chess(chess::Chess),
     Cubic(cubic::Cubic),
     Vegas(vegas::Vegas),
+    Fluky(fluky::Fluky),
 }
 
 /// Calls `$body` with `$g` bound to the concrete game inside an [`AnyGame`].
@@ -134,6 +136,7 @@ macro_rules! with_game {
             $crate::variants::AnyGame::Chess($g) => $body,
             $crate::variants::AnyGame::Vegas($g) => $body,
             $crate::variants::AnyGame::Cubic($g) => $body,
+            $crate::variants::AnyGame::Fluky($g) => $body,
         }
     };
 }
@@ -145,6 +148,7 @@ impl AnyGame {
             "chess" => Ok(AnyGame::Chess(chess::Chess::new(options)?)),
             "cubic" => Ok(AnyGame::Cubic(cubic::Cubic::new(options)?)),
             "vegas" => Ok(AnyGame::Vegas(vegas::Vegas::new(options)?)),
+            "fluky" | "metamorph" => Ok(AnyGame::Fluky(fluky::Fluky::new(variant, options)?)),
             _ => Err(GameError::new(format!(
                 "unknown variant {variant:?}; known variants: {}",
                 VARIANTS.join(", ")

@@ -158,9 +158,6 @@ def pseudo_moves(board, color):
         face = p[1]
         f0, r0 = file_of(s), rank_of(s)
 
-        def add(t, promo=None):
-            out.append((s, t, promo))
-
         if face == "P":
             fwd = forward(color)
             if on_board(f0, r0 + fwd):
@@ -176,9 +173,9 @@ def pseudo_moves(board, color):
                 for t in targets:
                     if rank_of(t) == last_rank(color):
                         for promo in "NBR":
-                            add(t, promo)
+                            out.append((s, t, promo))
                     else:
-                        add(t)
+                        out.append((s, t, None))
             continue
         if face in ("K", "N"):
             steps = KING_STEPS if face == "K" else KNIGHT_JUMPS
@@ -186,7 +183,7 @@ def pseudo_moves(board, color):
                 if on_board(f0 + df, r0 + dr):
                     t = sq(f0 + df, r0 + dr)
                     if board[t] is None or board[t][0] != color:
-                        add(t)
+                        out.append((s, t, None))
             continue
         dirs = ROOK_DIRS if face == "R" else BISHOP_DIRS
         for df, dr in dirs:
@@ -194,10 +191,10 @@ def pseudo_moves(board, color):
             while on_board(f, r):
                 t = sq(f, r)
                 if board[t] is None:
-                    add(t)
+                    out.append((s, t, None))
                 else:
                     if board[t][0] != color:
-                        add(t)
+                        out.append((s, t, None))
                     break
                 f, r = f + df, r + dr
     # A king is never captured (it cannot be attacked on its opponent's turn).
@@ -259,7 +256,7 @@ class FlukyRef:
         return list(self._returns)
 
     def fen(self):
-        return "%s %s - - 0 1" % (board_fen(self.board), "w" if self.turn == WHITE else "b")
+        return "{} {} - - 0 1".format(board_fen(self.board), "w" if self.turn == WHITE else "b")
 
     def chance_outcomes(self):
         assert self._node == "chance"
@@ -312,7 +309,9 @@ class FlukyRef:
             san = FILES[file_of(s)] if capture else ""
         else:
             san = face
-            others = [m[0] for m in legal if m[1] == t and m[0] != s and self.board[m[0]][1] == face]
+            others = [
+                m[0] for m in legal if m[1] == t and m[0] != s and self.board[m[0]][1] == face
+            ]
             if others:
                 column = any(rank_of(o) == rank_of(s) for o in others)
                 row = any(file_of(o) == file_of(s) for o in others)
@@ -413,6 +412,8 @@ class FlukyRef:
         self.board = list(self.board)
         self.board[t] = (color, name)
         self._roll_square = None
-        if in_check(self.board, 1 - color) and piece_attacks(self.board, t, king_square(self.board, 1 - color)):
+        if in_check(self.board, 1 - color) and piece_attacks(
+            self.board, t, king_square(self.board, 1 - color)
+        ):
             self.events["roll_gives_check"] += 1
         self._finish_move()

@@ -1,0 +1,115 @@
+"""Differential test: the engine's Fluky and Metamorph Chess against
+tests/reference/fluky.py.
+
+Counts decision nodes ("positions"): the unmarked run covers >= 50,000 of
+them, over both variants, both ``roll_skip_on_check`` settings and
+non-default ``die_faces``.  ``slow``: four times as many.  See
+tests/reference/harness.py for reproduction options.
+"""
+
+import random
+import sys
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from reference.fluky import FlukyRef, king_square, make_move, piece_attacks  # noqa: E402
+from reference.harness import (  # noqa: E402
+    Game,
+    Tally,
+    biased_move,
+    engine_module,
+    sample_outcome,
+    selected_games,
+)
+
+SEED = 20240604
+
+# (engine variant, engine options, reference options)
+CONFIGS = [
+    ("fluky", {}, dict(roll_skip_on_check="moved_piece")),
+    ("metamorph", {}, dict(roll_skip_on_check="any")),
+    ("fluky", dict(die_faces="PNBR"), dict(roll_skip_on_check="moved_piece", die_faces="PNBR")),
+    ("metamorph", dict(die_faces="PPNNBR"), dict(roll_skip_on_check="any", die_faces="PPNNBR")),
+    ("fluky", dict(roll_skip_on_check="any"), dict(roll_skip_on_check="any")),
+    (
+        "metamorph",
+        dict(roll_skip_on_check="moved_piece", die_faces="NBRR"),
+        dict(roll_skip_on_check="moved_piece", die_faces="NBRR"),
+    ),
+    ("fluky", dict(max_plies=40), dict(roll_skip_on_check="moved_piece", max_plies=40)),
+]
+
+
+def is_discovered_check(ref, san):
+    """A checking move whose moved piece does not itself attack the king."""
+    if not san.endswith("+") and not san.endswith("#"):
+        return False
+    move = ref._moves[san]
+    after = make_move(ref.board, move)
+    return not piece_attacks(after, move[1], king_square(after, 1 - ref.turn))
+
+
+def choose_move(rng, ref, sans):
+    # Sometimes walk the king to the goal square when it can.
+    goal = ref.goal[ref.turn]
+    if rng.random() < 0.3:
+        to_goal = [s for s in sans if s.startswith("K") and ref._moves[s][1] == goal]
+        if to_goal:
+            return to_goal[0]
+    if rng.random() < 0.5:
+        discovered = [s for s in sans if is_discovered_check(ref, s)]
+        if discovered:
+            return rng.choice(discovered)
+    return biased_move(rng, sans, p_check=0.2, p_capture=0.3)
+
+
+def run(min_positions, max_games=100000):
+    dc = engine_module()
+    tally = Tally()
+    for g in selected_games(max_games):
+        if tally.decisions >= min_positions:
+            break
+        seed = SEED * 1000003 + g
+        rng = random.Random(seed)
+        variant, engine_opts, ref_opts = CONFIGS[g % len(CONFIGS)]
+        game = Game(dc, variant, engine_opts, FlukyRef(**ref_opts), g, seed)
+        game.play(
+            lambda ref, outcomes, rng=rng: sample_outcome(rng, outcomes), partial(choose_move, rng)
+        )
+        tally.add(game)
+    tally.require(
+        events=[
+            "roll",
+            "roll_gives_check",
+            "skip_moved_piece_check",
+            "skip_last_rank",
+            "skip_promotion",
+            "promotion",
+            "discovered_check_rolled",  # Fluky: a discovered check is rolled
+            "discovered_check_skip",  # Metamorph: it is not
+            "king_reached_start",
+        ],
+        terminations=[
+            "checkmate",
+            "king_reached_start",
+            "stalemate",
+            "threefold_repetition",
+            "max_plies",
+        ],
+    )
+    if len(selected_games(max_games)) == max_games:
+        assert tally.decisions >= min_positions
+    return tally
+
+
+def test_diff_fluky_quick():
+    run(min_positions=50000)
+
+
+@pytest.mark.slow
+def test_diff_fluky_full():
+    run(min_positions=200000)
