@@ -9,6 +9,7 @@
 pub mod api;
 pub mod chess;
 mod common;
+pub mod random_move_number;
 
 pub use common::*;
 
@@ -99,13 +100,14 @@ pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
 }
 
 /// Every variant name, as `dc.variants()` lists them.
-pub const VARIANTS: &[&str] = &["chess"];
+pub const VARIANTS: &[&str] = &["chess", "random_move_number"];
 
 /// A game of any variant: matched once per call, never per move inside hot
 /// loops (those are generic over [`Game`]).
 #[derive(Clone, serde::Serialize, serde::Deserialize)]
 pub enum AnyGame {
     Chess(chess::Chess),
+    RandomMoveNumber(random_move_number::RandomMoveNumber),
 }
 
 /// Calls `$body` with `$g` bound to the concrete game inside an [`AnyGame`].
@@ -114,6 +116,7 @@ macro_rules! with_game {
     ($any:expr, $g:ident => $body:expr) => {
         match $any {
             $crate::variants::AnyGame::Chess($g) => $body,
+            $crate::variants::AnyGame::RandomMoveNumber($g) => $body,
         }
     };
 }
@@ -123,6 +126,9 @@ impl AnyGame {
     pub fn new(variant: &str, options: &Options) -> Result<AnyGame, GameError> {
         match variant {
             "chess" => Ok(AnyGame::Chess(chess::Chess::new(options)?)),
+            "random_move_number" => Ok(AnyGame::RandomMoveNumber(
+                random_move_number::RandomMoveNumber::new(options)?,
+            )),
             _ => Err(GameError::new(format!(
                 "unknown variant {variant:?}; known variants: {}",
                 VARIANTS.join(", ")
