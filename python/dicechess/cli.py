@@ -1,15 +1,35 @@
-"""The ``dicechess`` command-line interface.
-
-Subcommands (``study``, ``play``, ``bench``, ``perft``) are registered in
-:func:`build_parser`; for now only ``dicechess --version`` is available.
-"""
+"""The ``dicechess`` command-line interface: ``study``, ``play``, ``perft``, ``bench``."""
 
 from __future__ import annotations
 
 import argparse
+import random
+import sys
+import time
 from collections.abc import Sequence
+from pathlib import Path
 
-from . import __version__
+from . import __version__, _core
+
+
+def _variant_list(text: str) -> list[str]:
+    names = [v.strip() for v in text.split(",") if v.strip()]
+    unknown = [v for v in names if v not in _core.variants()]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown variant(s) {', '.join(unknown)}; known: {', '.join(_core.variants())}"
+        )
+    return names
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {n}")
+    return n
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -18,8 +38,100 @@ def build_parser() -> argparse.ArgumentParser:
         description="Exact, fast dice-chess variants: studies, play, benchmarks.",
     )
     parser.add_argument("--version", action="version", version=f"dicechess {__version__}")
-    parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    st = sub.add_parser("study", help="run the study over every variant (the main job)")
+    st.add_argument("--variants", type=_variant_list, default=None, help="comma-separated")
+    st.add_argument("--games", type=_positive, default=None, help="games per variant")
+    st.add_argument("--seed", type=int, default=0)
+    st.add_argument("--threads", type=_positive, default=None)
+    st.add_argument("--out", type=Path, default=Path("study"))
+    st.add_argument("--quick", action="store_true", help="a small, fast run")
+    st.add_argument("--force", action="store_true", help="overwrite an existing report")
+
+    pl = sub.add_parser("play", help="play one random game and print it")
+    pl.add_argument("variant", type=lambda t: _variant_list(t)[0])
+    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--max-plies", type=_positive, default=None)
+
+    pf = sub.add_parser("perft", help="count leaf nodes of the move tree")
+    pf.add_argument("variant", type=lambda t: _variant_list(t)[0])
+    pf.add_argument("depth", type=int)
+    pf.add_argument("--fen", default=None)
+
+    be = sub.add_parser("bench", help="random playout speed per variant")
+    be.add_argument("--games", type=_positive, default=2000)
+    be.add_argument("--threads", type=_positive, default=None)
     return parser
+
+
+def _cmd_study(args: argparse.Namespace) -> int:
+    from .study import DEFAULT_GAMES, QUICK_GAMES, format_table, run_study, write_report
+
+    games = args.games or (QUICK_GAMES if args.quick else DEFAULT_GAMES)
+    out: Path = args.out
+    for name in ("report.md", "results.json"):
+        if (out / name).exists() and not args.force:
+            print(f"dicechess: {out / name} exists; use --force to overwrite", file=sys.stderr)
+            return 2
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        print(f"dicechess: cannot write to {out}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    results = run_study(args.variants, games=games, seed=args.seed, threads=args.threads)
+    print(format_table(results))
+    for p in write_report(results, out, force=args.force):
+        print(f"wrote {p}")
+    return 0
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    opts = {} if args.max_plies is None else {"max_plies": args.max_plies}
+    s = _core.State(args.variant, **opts)
+    rng = random.Random(args.seed)
+    words = []
+    while not s.is_terminal():
+        if s.is_chance_node():
+            acts, probs = zip(*s.chance_outcomes())
+            a = rng.choices(acts, weights=probs)[0]
+            words.append(f"[{s.action_to_string(a)}]")
+        else:
+            a = rng.choice(s.legal_actions())
+            words.append(s.action_to_string(a))
+        s.apply_action(a)
+    print(" ".join(words))
+    print(s)
+    print(f"result: {s.termination()}, returns {s.returns()}")
+    return 0
+
+
+def _cmd_perft(args: argparse.Namespace) -> int:
+    t0 = time.perf_counter()
+    try:
+        n = _core.perft(args.variant, args.depth, fen=args.fen)
+    except ValueError as e:
+        print(f"dicechess: {e}", file=sys.stderr)
+        return 2
+    secs = time.perf_counter() - t0
+    print(f"{n} nodes in {secs:.3f} s ({n / max(secs, 1e-9) / 1e6:.1f} M nodes/s)")
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from .sim import playouts
+
+    print("| variant | games/s | plies/s |")
+    print("|---|---|---|")
+    for v in _core.variants():
+        t0 = time.perf_counter()
+        r = playouts(v, args.games, seed=1, threads=args.threads, progress=False)
+        secs = time.perf_counter() - t0
+        print(f"| {v} | {args.games / secs:.0f} | {r.plies.sum() / secs:.0f} |")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -28,8 +140,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    parser.error(f"unknown command {args.command!r}")
-    return 2  # unreachable: parser.error exits
+    handlers = {"study": _cmd_study, "play": _cmd_play, "perft": _cmd_perft, "bench": _cmd_bench}
+    try:
+        return handlers[args.command](args)
+    except KeyboardInterrupt:
+        print("dicechess: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -93,7 +93,9 @@ impl Position {
             ep: NO_SQUARE,
             halfmove: 0,
             fullmove: 1,
-            hash: 0,
+            // The key of "no castling rights" is part of every hash (see
+            // `compute_hash`), so an empty board starts with it.
+            hash: zobrist::castling(0),
             geometry,
             mask: geometry.mask(),
             pawns,

@@ -168,16 +168,17 @@ pub fn parse_fen<'a>(text: &'a str, rules: &FenRules) -> Result<(Position, Vec<&
     let mut rights = 0u8;
     if castling != "-" {
         for c in castling.chars() {
-            let bit =
-                match c {
-                    'K' => WHITE_KINGSIDE,
-                    'Q' => WHITE_QUEENSIDE,
-                    'k' => BLACK_KINGSIDE,
-                    'q' => BLACK_QUEENSIDE,
-                    _ => return Err(format!(
+            let bit = match c {
+                'K' => WHITE_KINGSIDE,
+                'Q' => WHITE_QUEENSIDE,
+                'k' => BLACK_KINGSIDE,
+                'q' => BLACK_QUEENSIDE,
+                _ => {
+                    return Err(format!(
                         "FEN castling field must be '-' or a subset of 'KQkq', got {castling:?}"
-                    )),
-                };
+                    ))
+                }
+            };
             if rights & bit != 0 {
                 return Err(format!("FEN castling field repeats {c:?}"));
             }

@@ -122,7 +122,9 @@ pub fn parse_move(pos: &Position, legal: &[Move], text: &str) -> Result<Move, St
     if t.is_empty() {
         return Err("empty move text".into());
     }
-    let norm = |s: &str| s.replace('=', "").to_ascii_lowercase();
+    // Loose comparison: `=` optional, case-insensitive, `-` and `x` alike
+    // (long algebraic input need not mark captures).
+    let norm = |s: &str| s.replace('=', "").to_ascii_lowercase().replace('x', "-");
     let t_norm = norm(&t);
     let mut matches: Vec<Move> = Vec::new();
     for &m in legal {
@@ -137,7 +139,18 @@ pub fn parse_move(pos: &Position, legal: &[Move], text: &str) -> Result<Move, St
             || m.uci() == t.to_ascii_lowercase()
             || norm(&lan) == t_norm
             || norm(&format!("{role_prefix}{lan}")) == t_norm && role_prefix != 'P';
-        if exact || loose {
+        // SAN without its disambiguation (`Nd2` for `Nbd2`): ambiguous if
+        // more than one move matches.
+        let undisambiguated = role_prefix != 'P' && m.kind() == MoveKind::Normal && {
+            let capture = pos.piece_at(m.to()).is_some();
+            let plain = format!(
+                "{role_prefix}{}{}",
+                if capture { "x" } else { "" },
+                square_name(m.to())
+            );
+            plain == t || plain.replace('x', "") == t
+        };
+        if exact || loose || undisambiguated {
             if exact {
                 return Ok(m);
             }

@@ -344,6 +344,51 @@ fn perft(
     }))
 }
 
+/// Plays random games `start .. start+count` of a run (one chunk of
+/// `dicechess.playouts`), the GIL released. Returns numpy arrays by name.
+#[pyfunction]
+#[pyo3(signature = (variant, seed, start, count, threads = None, **options))]
+fn _random_playouts<'py>(
+    py: Python<'py>,
+    variant: &str,
+    seed: u64,
+    start: u64,
+    count: u64,
+    threads: Option<usize>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    if threads == Some(0) {
+        return Err(PyValueError::new_err(
+            "threads must be at least 1 (or None for all cores)",
+        ));
+    }
+    let proto = AnyGame::new(variant, &options_from_kwargs(options)?).map_err(value_error)?;
+    let recs =
+        py.detach(|| crate::sim::playouts::random_playouts(&proto, seed, start, count, threads));
+    let d = PyDict::new(py);
+    d.set_item(
+        "winner",
+        PyArray1::from_iter(py, recs.iter().map(|r| r.winner)),
+    )?;
+    d.set_item(
+        "plies",
+        PyArray1::from_iter(py, recs.iter().map(|r| r.plies)),
+    )?;
+    d.set_item(
+        "chance_events",
+        PyArray1::from_iter(py, recs.iter().map(|r| r.chance_events)),
+    )?;
+    d.set_item(
+        "termination",
+        PyArray1::from_iter(py, recs.iter().map(|r| r.termination as i8)),
+    )?;
+    d.set_item(
+        "player0_color",
+        PyArray1::from_iter(py, recs.iter().map(|r| r.player0_color as i8)),
+    )?;
+    Ok(d)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -361,5 +406,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(num_actions, m)?)?;
     m.add_function(wrap_pyfunction!(perft, m)?)?;
     m.add_function(wrap_pyfunction!(_state_from_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(_random_playouts, m)?)?;
     Ok(())
 }

@@ -3,6 +3,8 @@
 //! Every game's randomness comes only from `(seed, game_index)`, so results
 //! do not depend on threads or chunking.
 
+pub mod playouts;
+
 use crate::board::{Move, MoveList};
 use crate::variants::{Action, Game, Node, Outcomes};
 use rand::{RngExt, SeedableRng};
