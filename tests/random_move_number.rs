@@ -432,7 +432,7 @@ fn draws_are_automatic() {
     assert_eq!(g.termination(), Some(Termination::FiftyMoves));
     // Threefold: the same colour to move counts as the same position only
     // with the same side to move.
-    let mut g = game("4k3/8/8/8/8/8/8/R3K3 w - - 0 1 move 4 0 wb 3333 2");
+    let mut g = game("4k3/8/8/8/8/8/8/R3K3 w - - 0 1 move 5 0 wb 33333 2");
     mv(&mut g, "Rb1");
     mv(&mut g, "Ra1"); // key of the start, second time
     mv(&mut g, "Rb1");
