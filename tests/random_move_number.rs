@@ -2,10 +2,10 @@
 //! row of the throw table and per clause, plus random-game invariants.
 
 use dicechess::board::Color;
-use rand::RngExt;
 use dicechess::sim::{game_rng, play_random_game};
 use dicechess::variants::random_move_number::{throw_effect, RandomMoveNumber, ThrowEffect};
 use dicechess::variants::{api, Game, Node, Options, Outcomes, Termination};
+use rand::RngExt;
 
 fn game(fen: &str) -> RandomMoveNumber {
     RandomMoveNumber::from_fen(fen, 1000).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -225,9 +225,8 @@ fn row_6_runs_of_length_1_to_6() {
 
 #[test]
 fn switch_exchanges_colours_and_the_opponent_throws() {
-    let mut g = game(
-        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 throw 0 0 wb 566 2",
-    );
+    let mut g =
+        game("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 throw 0 0 wb 566 2");
     throw(&mut g, 6); // player 0's third 6: switch
     assert_eq!(g.colors(), Some([Color::Black, Color::White]));
     assert_eq!(g.color_of(1), Color::White);
@@ -367,7 +366,10 @@ fn king_capture_after_a_forfeit_in_check() {
     assert!(s.contains(&"Rxe1".to_string()), "{s:?}");
     assert!(s.contains(&"Nxe1".to_string()), "{s:?}");
     // Other moves keep normal legality: the pinned knight cannot move.
-    assert!(!s.iter().any(|m| m.starts_with('N') && m != "Nxe1"), "{s:?}");
+    assert!(
+        !s.iter().any(|m| m.starts_with('N') && m != "Nxe1"),
+        "{s:?}"
+    );
     let mut g2 = g.clone();
     mv(&mut g, "Nxe1");
     assert_eq!(g.termination(), Some(Termination::KingCaptured));

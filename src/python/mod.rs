@@ -183,7 +183,9 @@ impl PyState {
     #[getter]
     fn colors(&self) -> Option<Vec<&'static str>> {
         match &self.game {
-            AnyGame::RandomMoveNumber(g) => g.colors().map(|c| c.iter().map(|x| x.name()).collect()),
+            AnyGame::RandomMoveNumber(g) => {
+                g.colors().map(|c| c.iter().map(|x| x.name()).collect())
+            }
             #[allow(unreachable_patterns)]
             _ => None,
         }

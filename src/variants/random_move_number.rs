@@ -319,7 +319,7 @@ impl RandomMoveNumber {
                 }
                 if self.phase == Phase::Throw && (self.moves_left != 0 || self.first_turns != 0) {
                     return Err(err(
-                        "phase throw needs moves_left 0 and first_turns 0".into(),
+                        "phase throw needs moves_left 0 and first_turns 0".into()
                     ));
                 }
                 if self.phase == Phase::Move {
@@ -450,9 +450,8 @@ impl RandomMoveNumber {
                 .without(from)
                 & self.pos.pieces(us, role);
             if rivals.any() {
-                let same_file = Iterator::any(&mut rivals.into_iter(), |o| {
-                    file_of(o) == file_of(from)
-                });
+                let same_file =
+                    Iterator::any(&mut rivals.into_iter(), |o| file_of(o) == file_of(from));
                 let same_rank =
                     Iterator::any(&mut rivals.into_iter(), |o| rank_of(o) == rank_of(from));
                 if !same_file {
