@@ -413,6 +413,12 @@ impl RandomMoveNumber {
             self.end_without_moves();
             return;
         }
+        self.start_turn();
+    }
+
+    /// Start of a turn when the side to move is known to have a move.
+    fn start_turn(&mut self) {
+        self.moves_left = 0;
         if self.first_turns > 0 {
             self.first_turns -= 1;
             self.moves_left = 1;
@@ -565,7 +571,8 @@ impl Game for RandomMoveNumber {
             return;
         }
         if !continues {
-            self.begin_turn();
+            // The side to move has a move (checked above).
+            self.start_turn();
         }
     }
     fn chance_outcomes(&self, out: &mut Outcomes) {
