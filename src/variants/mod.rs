@@ -10,8 +10,9 @@ pub mod api;
 pub mod chess;
 mod common;
 pub mod cubic;
-pub mod vegas;
 pub mod fluky;
+pub mod random_move_number;
+pub mod vegas;
 
 pub use common::*;
 
@@ -116,7 +117,14 @@ pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
 }
 
 /// Every variant name, as `dc.variants()` lists them.
-pub const VARIANTS: &[&str] = &["chess", "cubic", "fluky", "metamorph", "vegas"];
+pub const VARIANTS: &[&str] = &[
+    "chess",
+    "cubic",
+    "fluky",
+    "metamorph",
+    "random_move_number",
+    "vegas",
+];
 
 /// A game of any variant: matched once per call, never per move inside hot
 /// loops (those are generic over [`Game`]).
@@ -126,6 +134,7 @@ pub enum AnyGame {
     Cubic(cubic::Cubic),
     Vegas(vegas::Vegas),
     Fluky(fluky::Fluky),
+    RandomMoveNumber(random_move_number::RandomMoveNumber),
 }
 
 /// Calls `$body` with `$g` bound to the concrete game inside an [`AnyGame`].
@@ -137,6 +146,7 @@ macro_rules! with_game {
             $crate::variants::AnyGame::Vegas($g) => $body,
             $crate::variants::AnyGame::Cubic($g) => $body,
             $crate::variants::AnyGame::Fluky($g) => $body,
+            $crate::variants::AnyGame::RandomMoveNumber($g) => $body,
         }
     };
 }
@@ -149,6 +159,9 @@ impl AnyGame {
             "cubic" => Ok(AnyGame::Cubic(cubic::Cubic::new(options)?)),
             "vegas" => Ok(AnyGame::Vegas(vegas::Vegas::new(options)?)),
             "fluky" | "metamorph" => Ok(AnyGame::Fluky(fluky::Fluky::new(variant, options)?)),
+            "random_move_number" => Ok(AnyGame::RandomMoveNumber(
+                random_move_number::RandomMoveNumber::new(options)?,
+            )),
             _ => Err(GameError::new(format!(
                 "unknown variant {variant:?}; known variants: {}",
                 VARIANTS.join(", ")
