@@ -134,8 +134,9 @@ test-slow: venv develop
 perft:
 	$(CARGO) test $(CARGO_LOCKED) $(CARGO_TEST_FLAGS) -- --ignored perft
 
-bench:
-	$(CARGO) bench $(CARGO_LOCKED) $(BENCH_ARGS)
+bench: venv develop
+	$(CARGO) bench $(CARGO_LOCKED) $(BENCH_ARGS) | tee target/bench-playouts.txt
+	$(VPY) benches/vegas_vs_python_chess.py --rust-bench-output target/bench-playouts.txt
 
 # cargo-fuzz targets live in fuzz/ (a separate cargo workspace). With a
 # nightly toolchain (rustup toolchain list) they run with AddressSanitizer;

@@ -28,6 +28,16 @@ class State:
     def options(self) -> dict[str, Any]: ...
     @property
     def plies(self) -> int: ...
+    @property
+    def colors(self) -> list[str] | None:
+        """Random Move Number Chess: each player's colour (None before the
+        colour choice and for other variants)."""
+    @property
+    def moves_left(self) -> int | None:
+        """Random Move Number Chess: moves left in the turn (None for other variants)."""
+    @property
+    def throw_records(self) -> list[list[int]] | None:
+        """Random Move Number Chess: each player's throws (None for other variants)."""
     def current_player(self) -> int: ...
     def is_chance_node(self) -> bool: ...
     def is_terminal(self) -> bool: ...

@@ -171,10 +171,62 @@ impl PyState {
         with_game!(&self.game, g => g.fen())
     }
 
+    /// Vegas: the roll the player decides with (`"PN"`, `"B*"`), or None
+    /// (no roll shown: chance node, in check, free move; other variants).
+    #[getter]
+    fn dice(&self) -> Option<String> {
+        match &self.game {
+            AnyGame::Vegas(v) => v.dice(),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
+
     /// Player decisions made so far.
     #[getter]
     fn plies(&self) -> u32 {
         with_game!(&self.game, g => g.plies())
+    }
+
+    /// Random Move Number Chess: the colour each player commands, indexed
+    /// by player (`["white", "black"]`); None before the colour choice and
+    /// for other variants.
+    #[getter]
+    fn colors(&self) -> Option<Vec<&'static str>> {
+        match &self.game {
+            AnyGame::RandomMoveNumber(g) => {
+                g.colors().map(|c| c.iter().map(|x| x.name()).collect())
+            }
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
+
+    /// Random Move Number Chess: moves left in the current turn (0 except
+    /// at decision nodes); None for other variants.
+    #[getter]
+    fn moves_left(&self) -> Option<u32> {
+        match &self.game {
+            AnyGame::RandomMoveNumber(g) => Some(g.moves_left()),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
+
+    /// Random Move Number Chess: each player's throws so far (colour choice
+    /// included), indexed by player; None for other variants.
+    #[getter]
+    fn throw_records(&self) -> Option<Vec<Vec<u32>>> {
+        match &self.game {
+            AnyGame::RandomMoveNumber(g) => Some(
+                g.throw_records()
+                    .iter()
+                    .map(|r| r.iter().map(|&d| d as u32).collect())
+                    .collect(),
+            ),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
     }
 
     /// Every action applied since the state was created (replayable).

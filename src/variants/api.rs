@@ -69,6 +69,22 @@ fn describe_action_range<G: Game>(g: &G) -> String {
     }
 }
 
+/// The variant's explanation (see [`Game::explain_disallowed`]) for a decision
+/// action that the board allows but the variant does not, if any.
+fn explain_action<G: Game>(g: &G, action: Action) -> Option<String> {
+    let (layout, turn) = (g.layout(), g.position().turn());
+    let mv = if layout.pass_action() == Some(action) {
+        Move::NULL
+    } else {
+        let mut ml = MoveList::new();
+        g.position().legal_moves(&mut ml);
+        ml.iter()
+            .copied()
+            .find(|&m| layout.encode(m, turn) == action)?
+    };
+    g.explain_disallowed(mv)
+}
+
 /// Applies an action after checking it; on error the state is unchanged.
 pub fn apply_action<G: Game>(g: &mut G, action: Action) -> Result<(), GameError> {
     match g.node() {
@@ -94,15 +110,18 @@ pub fn apply_action<G: Game>(g: &mut G, action: Action) -> Result<(), GameError>
                 g.play(m);
                 Ok(())
             }
-            None => Err(GameError::new(format!(
-                "action {action} is not legal at this decision node{}; {}",
-                if (action as usize) < g.layout().num_actions() {
-                    String::new()
-                } else {
-                    " (out of range)".into()
-                },
-                describe_action_range(g)
-            ))),
+            None => Err(GameError::new(match explain_action(g, action) {
+                Some(why) => format!("action {action} is not allowed: {why}"),
+                None => format!(
+                    "action {action} is not legal at this decision node{}; {}",
+                    if (action as usize) < g.layout().num_actions() {
+                        String::new()
+                    } else {
+                        " (out of range)".into()
+                    },
+                    describe_action_range(g)
+                ),
+            })),
         },
     }
 }
@@ -167,16 +186,33 @@ pub fn string_to_action<G: Game>(g: &G, text: &str) -> Result<Action, GameError>
                 return if ml.contains(Move::NULL) {
                     Ok(layout.encode(Move::NULL, turn))
                 } else {
-                    Err(GameError::new(format!(
-                        "passing is not allowed here ({})",
-                        g.variant()
-                    )))
+                    Err(GameError::new(
+                        g.explain_disallowed(Move::NULL).unwrap_or_else(|| {
+                            format!("passing is not allowed here ({})", g.variant())
+                        }),
+                    ))
                 };
             }
             let moves: Vec<Move> = ml.iter().copied().filter(|m| !m.is_null()).collect();
             parse_move(g.position(), &moves, t)
                 .map(|m| layout.encode(m, turn))
-                .map_err(GameError::new)
+                .map_err(|e| {
+                    // A move the board allows but the variant does not: say why.
+                    let mut all = MoveList::new();
+                    g.position().legal_moves(&mut all);
+                    match parse_move(g.position(), all.as_slice(), t)
+                        .ok()
+                        .and_then(|m| g.explain_disallowed(m))
+                    {
+                        Some(why) => GameError::new(format!("{t:?} is not allowed: {why}")),
+                        None => match g.explain_unparsable(t) {
+                            Some(why) => {
+                                GameError::new(format!("{t:?} is not a legal move here: {why}"))
+                            }
+                            None => GameError::new(e),
+                        },
+                    }
+                })
         }
     }
 }

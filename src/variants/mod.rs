@@ -9,6 +9,10 @@
 pub mod api;
 pub mod chess;
 mod common;
+pub mod cubic;
+pub mod fluky;
+pub mod random_move_number;
+pub mod vegas;
 
 pub use common::*;
 
@@ -86,6 +90,20 @@ pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
     fn describe_state(&self) -> Vec<String> {
         Vec::new()
     }
+    /// Why a decision is not allowed here although the board's orthodox
+    /// rules allow it: `mv` is a legal move of [`Position::legal_moves`] that
+    /// is not in [`Game::legal_moves`], or [`Move::NULL`] for a pass that is
+    /// not allowed. Used by [`api`] in error messages (e.g. Vegas names the
+    /// rolled dice). `None` leaves the generic message.
+    fn explain_disallowed(&self, _mv: Move) -> Option<String> {
+        None
+    }
+    /// Why `text` is not a legal decision here, when the variant can say
+    /// more than "illegal" (e.g. "no knight in White's stock"). Consulted by
+    /// [`api::string_to_action`] only after parsing failed.
+    fn explain_unparsable(&self, _text: &str) -> Option<String> {
+        None
+    }
     /// Checks internal invariants (tests call this on random games).
     fn check_invariants(&self) -> Result<(), String> {
         let p = self.position();
@@ -99,13 +117,24 @@ pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
 }
 
 /// Every variant name, as `dc.variants()` lists them.
-pub const VARIANTS: &[&str] = &["chess"];
+pub const VARIANTS: &[&str] = &[
+    "chess",
+    "cubic",
+    "fluky",
+    "metamorph",
+    "random_move_number",
+    "vegas",
+];
 
 /// A game of any variant: matched once per call, never per move inside hot
 /// loops (those are generic over [`Game`]).
 #[derive(Clone, serde::Serialize, serde::Deserialize)]
 pub enum AnyGame {
     Chess(chess::Chess),
+    Cubic(cubic::Cubic),
+    Vegas(vegas::Vegas),
+    Fluky(fluky::Fluky),
+    RandomMoveNumber(random_move_number::RandomMoveNumber),
 }
 
 /// Calls `$body` with `$g` bound to the concrete game inside an [`AnyGame`].
@@ -114,6 +143,10 @@ macro_rules! with_game {
     ($any:expr, $g:ident => $body:expr) => {
         match $any {
             $crate::variants::AnyGame::Chess($g) => $body,
+            $crate::variants::AnyGame::Vegas($g) => $body,
+            $crate::variants::AnyGame::Cubic($g) => $body,
+            $crate::variants::AnyGame::Fluky($g) => $body,
+            $crate::variants::AnyGame::RandomMoveNumber($g) => $body,
         }
     };
 }
@@ -123,6 +156,12 @@ impl AnyGame {
     pub fn new(variant: &str, options: &Options) -> Result<AnyGame, GameError> {
         match variant {
             "chess" => Ok(AnyGame::Chess(chess::Chess::new(options)?)),
+            "cubic" => Ok(AnyGame::Cubic(cubic::Cubic::new(options)?)),
+            "vegas" => Ok(AnyGame::Vegas(vegas::Vegas::new(options)?)),
+            "fluky" | "metamorph" => Ok(AnyGame::Fluky(fluky::Fluky::new(variant, options)?)),
+            "random_move_number" => Ok(AnyGame::RandomMoveNumber(
+                random_move_number::RandomMoveNumber::new(options)?,
+            )),
             _ => Err(GameError::new(format!(
                 "unknown variant {variant:?}; known variants: {}",
                 VARIANTS.join(", ")

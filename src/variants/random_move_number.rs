@@ -1,0 +1,822 @@
+//! Random Move Number Chess (RULES §5, Charles Daniel 2007): orthodox chess
+//! in which a six-sided die decides how many moves a player makes in a turn.
+//!
+//! **Players are not colours.** Player 0 and player 1 throw for colours first
+//! (the higher throw plays White, ties are thrown again); a third 6 in a row
+//! later makes the players exchange colours. [`Game::color_of`] tells which
+//! colour a player commands; [`Game::node`] reports the player commanding the
+//! colour to move; results are per player.
+//!
+//! **Chance outcomes.** Every chance node is one throw of the die: outcome
+//! ids `0..=5` are the throws `"1"`…`"6"` (id = throw − 1), each with
+//! probability 1/6; `max_chance_outcomes() == 6`. The chance nodes are the
+//! colour-choosing throws (player 0, then player 1, again after a tie) and
+//! the throw at the start of every turn after each colour's first move.
+//!
+//! **The throw table** (d = throw, n = length of the run of equal throws
+//! ending the thrower's record, colour-choosing throws included):
+//! 2–5: n = 1 → 1 move, else n moves; 1: n − 1 moves (0 forfeits the turn);
+//! 6: n = 1 → 2, n = 2 → 3, n = 3 → switch sides (turn forfeited),
+//! n = 4, 5 → n + 1, n ≥ 6 → the thrower loses (`six_sixes`). (A run of more
+//! than five 6s before the sixth turn-throw 6 can only come from tied
+//! colour-choosing throws; it loses like six.)
+//!
+//! **Moves.** A move after which the opponent's king is in check ends the
+//! turn. Within a multi-move turn the same colour moves again
+//! ([`Position::set_turn`]) and en passant lapses ([`Position::clear_ep`]).
+//! If a check is left standing (the checked player forfeited or switched),
+//! the side to move may capture the enemy king with any piece attacking it,
+//! even one that is pinned (`king_captured`); other moves keep normal
+//! legality.
+//!
+//! **FEN.** The six standard fields, then the turn state:
+//! `<phase> <moves_left> <first_turns> <colours> <record0> <record1>`:
+//! * `phase`: `choose0` (player 0 throws for colours), `choose1` (player 1
+//!   throws for colours), `throw` (the player to move throws), `move` (the
+//!   player to move decides), `over` (finished: not accepted as input);
+//! * `moves_left`: moves left in the current turn (0 unless `move`);
+//! * `first_turns`: how many of the two throw-free first turns are still to
+//!   begin (2 during colour choice, 1 during White's… i.e. the first
+//!   mover's first move, 0 afterwards);
+//! * `colours`: `-` before the colour choice, else `wb` (player 0 White) or
+//!   `bw` (player 0 Black);
+//! * `record0`, `record1`: each player's throws as digits (`-` if none).
+//!
+//! A FEN with only the six standard fields starts the game at the colour
+//! choice. Example, the start: `rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w
+//! KQkq - 0 1 choose0 0 2 - - -`.
+
+use super::*;
+use crate::board::{file_of, rank_of, square_name, Geometry, MoveKind, Role};
+use crate::notation::fen::{parse_fen, validate, write_fen, FenRules};
+use crate::notation::san;
+use serde::{Deserialize, Serialize};
+
+/// The standard starting position.
+pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+const NAME: &str = "random_move_number";
+
+const LAYOUT: ActionLayout = ActionLayout {
+    geometry: Geometry::STANDARD,
+    pass: false,
+    rotations: false,
+};
+
+const FEN_RULES: FenRules = FenRules {
+    allow_opponent_in_check: true,
+    ..FenRules::CHESS
+};
+
+const OUTCOME_NAMES: [&str; 6] = ["1", "2", "3", "4", "5", "6"];
+
+/// Where the game stands between actions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Phase {
+    /// Player 0 throws for colours.
+    Choose0,
+    /// Player 1 throws for colours.
+    Choose1,
+    /// The player to move throws for the number of moves.
+    Throw,
+    /// The player to move decides (`moves_left` > 0).
+    Move,
+}
+
+impl Phase {
+    fn name(self) -> &'static str {
+        match self {
+            Phase::Choose0 => "choose0",
+            Phase::Choose1 => "choose1",
+            Phase::Throw => "throw",
+            Phase::Move => "move",
+        }
+    }
+}
+
+/// What a throw gives (RULES §5 table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThrowEffect {
+    /// Make this many moves (0 = the turn is forfeited).
+    Moves(u32),
+    /// Exchange colours; the turn passes to the opponent.
+    Switch,
+    /// The thrower loses (`six_sixes`).
+    Lose,
+}
+
+/// The throw table: `d` thrown, `n` the length of the run ending with it.
+pub fn throw_effect(d: u8, n: u32) -> ThrowEffect {
+    match d {
+        1 => ThrowEffect::Moves(n - 1),
+        6 => match n {
+            1 => ThrowEffect::Moves(2),
+            2 => ThrowEffect::Moves(3),
+            3 => ThrowEffect::Switch,
+            4 | 5 => ThrowEffect::Moves(n + 1),
+            _ => ThrowEffect::Lose,
+        },
+        _ => ThrowEffect::Moves(if n == 1 { 1 } else { n }),
+    }
+}
+
+/// A game of Random Move Number Chess.
+///
+/// ```
+/// use dicechess::variants::{random_move_number::RandomMoveNumber, Game, Node, Options};
+/// let mut g = RandomMoveNumber::new(&Options::new()).unwrap();
+/// assert_eq!(g.node(), Node::Chance);
+/// g.apply_outcome(2); // player 0 throws 3
+/// g.apply_outcome(4); // player 1 throws 5: player 1 plays White
+/// assert_eq!(g.node(), Node::Decision(1));
+/// assert_eq!(g.throw_records(), [vec![3], vec![5]]);
+/// ```
+#[derive(Clone, Serialize, Deserialize)]
+pub struct RandomMoveNumber {
+    pos: Position,
+    phase: Phase,
+    moves_left: u32,
+    first_turns: u8,
+    /// Whether the colours have been chosen.
+    chosen: bool,
+    /// The player commanding White (player 0 until chosen).
+    white: Player,
+    records: [Vec<u8>; 2],
+    /// Length of the run of equal throws ending each record.
+    runs: [u32; 2],
+    reps: RepetitionTable,
+    rep_count: u32,
+    plies: u32,
+    max_plies: u32,
+    result: Option<(Termination, Option<Player>)>,
+}
+
+fn parse_record(s: &str, which: usize) -> Result<Vec<u8>, GameError> {
+    if s == "-" {
+        return Ok(Vec::new());
+    }
+    s.chars()
+        .map(|c| match c {
+            '1'..='6' => Ok(c as u8 - b'0'),
+            _ => Err(GameError::new(format!(
+                "{NAME} FEN: throw record of player {which} must be '-' or digits 1-6, got {s:?}"
+            ))),
+        })
+        .collect()
+}
+
+fn run_of(rec: &[u8]) -> u32 {
+    match rec.last() {
+        None => 0,
+        Some(&d) => rec.iter().rev().take_while(|&&x| x == d).count() as u32,
+    }
+}
+
+impl RandomMoveNumber {
+    /// Options: `fen` (default the start position at the colour choice; may
+    /// carry the turn state, see the module doc), `max_plies` (default 1000).
+    pub fn new(options: &Options) -> Result<RandomMoveNumber, GameError> {
+        let mut r = OptionReader::new(NAME, options);
+        let fen = r.string("fen")?;
+        let max_plies = r.int("max_plies", 1000, 1, 1_000_000)? as u32;
+        r.finish()?;
+        Self::from_fen(fen.as_deref().unwrap_or(START_FEN), max_plies)
+    }
+
+    /// A game from an (extended) FEN.
+    pub fn from_fen(fen: &str, max_plies: u32) -> Result<RandomMoveNumber, GameError> {
+        let (pos, rest) = parse_fen(fen, &FEN_RULES).map_err(GameError::new)?;
+        if pos.king_attacked(Color::White) && pos.king_attacked(Color::Black) {
+            return Err(GameError::new(format!(
+                "{NAME} FEN: both kings are in check, which cannot happen in a game"
+            )));
+        }
+        let mut g = RandomMoveNumber {
+            pos,
+            phase: Phase::Choose0,
+            moves_left: 0,
+            first_turns: 2,
+            chosen: false,
+            white: 0,
+            records: [Vec::with_capacity(64), Vec::with_capacity(64)],
+            runs: [0, 0],
+            reps: RepetitionTable::default(),
+            rep_count: 0,
+            plies: 0,
+            max_plies,
+            result: None,
+        };
+        if !rest.is_empty() {
+            g.read_turn_state(&rest)?;
+        }
+        g.rep_count = g.reps.record(g.pos.repetition_key(), true);
+        // Positions that are over already.
+        if matches!(g.phase, Phase::Throw | Phase::Move) && !g.has_variant_move() {
+            g.end_without_moves();
+        } else if g.pos.fifty_moves() {
+            g.result = Some((Termination::FiftyMoves, None));
+        } else if g.pos.insufficient_material() {
+            g.result = Some((Termination::InsufficientMaterial, None));
+        }
+        Ok(g)
+    }
+
+    fn read_turn_state(&mut self, rest: &[&str]) -> Result<(), GameError> {
+        let err = |m: String| GameError::new(format!("{NAME} FEN: {m}"));
+        if rest.len() != 6 {
+            return Err(err(format!(
+                "after the six standard fields come exactly six turn-state fields \
+                 (phase moves_left first_turns colours record0 record1), got {rest:?}"
+            )));
+        }
+        self.phase = match rest[0] {
+            "choose0" => Phase::Choose0,
+            "choose1" => Phase::Choose1,
+            "throw" => Phase::Throw,
+            "move" => Phase::Move,
+            "over" => {
+                return Err(err(
+                    "the FEN is of a finished game (phase 'over'); it cannot be resumed".into(),
+                ))
+            }
+            s => {
+                return Err(err(format!(
+                    "phase must be one of choose0, choose1, throw, move; got {s:?}"
+                )))
+            }
+        };
+        self.moves_left = rest[1]
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| n <= 10_000)
+            .ok_or_else(|| {
+                err(format!(
+                    "moves_left must be a number from 0 to 10000, got {:?}",
+                    rest[1]
+                ))
+            })?;
+        self.first_turns = match rest[2] {
+            "0" => 0,
+            "1" => 1,
+            "2" => 2,
+            s => return Err(err(format!("first_turns must be 0, 1 or 2, got {s:?}"))),
+        };
+        match rest[3] {
+            "-" => self.chosen = false,
+            "wb" => {
+                self.chosen = true;
+                self.white = 0;
+            }
+            "bw" => {
+                self.chosen = true;
+                self.white = 1;
+            }
+            s => {
+                return Err(err(format!(
+                    "colours must be '-' (not chosen), 'wb' (player 0 White) or 'bw' \
+                     (player 0 Black), got {s:?}"
+                )))
+            }
+        }
+        self.records = [parse_record(rest[4], 0)?, parse_record(rest[5], 1)?];
+        self.runs = [run_of(&self.records[0]), run_of(&self.records[1])];
+        let (l0, l1) = (self.records[0].len(), self.records[1].len());
+        let ties = |n: usize| (0..n).all(|i| self.records[0][i] == self.records[1][i]);
+        match self.phase {
+            Phase::Choose0 | Phase::Choose1 => {
+                if self.chosen || self.first_turns != 2 || self.moves_left != 0 {
+                    return Err(err(format!(
+                        "during the colour choice the colours are '-', first_turns is 2 and \
+                         moves_left 0, got {} {} {}",
+                        rest[3], rest[2], rest[1]
+                    )));
+                }
+                let n = if self.phase == Phase::Choose0 {
+                    if l0 != l1 {
+                        return Err(err("phase choose0 needs records of equal length".into()));
+                    }
+                    l1
+                } else {
+                    if l0 != l1 + 1 {
+                        return Err(err(
+                            "phase choose1 needs player 0's record one throw longer".into(),
+                        ));
+                    }
+                    l1
+                };
+                if !ties(n) {
+                    return Err(err(
+                        "before the colours are chosen every pair of throws must be a tie".into(),
+                    ));
+                }
+            }
+            Phase::Throw | Phase::Move => {
+                if !self.chosen {
+                    return Err(err(format!(
+                        "phase {} needs the colours ('wb' or 'bw')",
+                        self.phase.name()
+                    )));
+                }
+                if self.phase == Phase::Throw && (self.moves_left != 0 || self.first_turns != 0) {
+                    return Err(err(
+                        "phase throw needs moves_left 0 and first_turns 0".into()
+                    ));
+                }
+                if self.phase == Phase::Move {
+                    if self.moves_left == 0 {
+                        return Err(err("phase move needs moves_left of at least 1".into()));
+                    }
+                    if self.first_turns > 1 || (self.first_turns == 1 && self.moves_left != 1) {
+                        return Err(err(
+                            "in phase move first_turns is 0, or 1 with moves_left 1 (the first \
+                             mover's first move)"
+                                .into(),
+                        ));
+                    }
+                }
+            }
+        }
+        validate(&self.pos, &FEN_RULES).map_err(GameError::new)?;
+        Ok(())
+    }
+
+    // ----- accessors for bindings and tests -----
+
+    /// The colour each player commands (`None` before the colour choice).
+    pub fn colors(&self) -> Option<[Color; 2]> {
+        self.chosen.then(|| [self.color_of(0), self.color_of(1)])
+    }
+    /// Moves left in the current turn (0 except at decision nodes).
+    pub fn moves_left(&self) -> u32 {
+        if self.result.is_none() && self.phase == Phase::Move {
+            self.moves_left
+        } else {
+            0
+        }
+    }
+    /// Each player's throws so far.
+    pub fn throw_records(&self) -> [Vec<u8>; 2] {
+        self.records.clone()
+    }
+    /// The phase (meaningful while the game is not over).
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+    /// The player commanding colour `c`.
+    #[inline(always)]
+    pub fn player_of(&self, c: Color) -> Player {
+        if c == Color::White {
+            self.white
+        } else {
+            1 - self.white
+        }
+    }
+    /// The player who throws at the current chance node.
+    pub fn thrower(&self) -> Player {
+        match self.phase {
+            Phase::Choose0 => 0,
+            Phase::Choose1 => 1,
+            _ => self.player_of(self.pos.turn()),
+        }
+    }
+
+    // ----- rules -----
+
+    /// Whether the enemy king (of the side not to move) is attacked: a check
+    /// left standing, so the side to move may capture the king.
+    #[inline(always)]
+    fn standing_check(&self) -> bool {
+        self.pos.king_attacked(self.pos.turn().other())
+    }
+
+    /// Whether the side to move has a move (king captures included).
+    fn has_variant_move(&self) -> bool {
+        self.pos.has_legal_move() || self.standing_check()
+    }
+
+    /// The side to move has no move: checkmate if in check, else stalemate.
+    fn end_without_moves(&mut self) {
+        self.result = if self.pos.is_check() {
+            Some((
+                Termination::Checkmate,
+                Some(self.player_of(self.pos.turn().other())),
+            ))
+        } else {
+            Some((Termination::Stalemate, None))
+        };
+    }
+
+    /// Start of a turn of the player commanding the colour to move.
+    fn begin_turn(&mut self) {
+        self.moves_left = 0;
+        if !self.has_variant_move() {
+            self.end_without_moves();
+            return;
+        }
+        self.start_turn();
+    }
+
+    /// Start of a turn when the side to move is known to have a move.
+    fn start_turn(&mut self) {
+        self.moves_left = 0;
+        if self.first_turns > 0 {
+            self.first_turns -= 1;
+            self.moves_left = 1;
+            self.phase = Phase::Move;
+        } else {
+            self.phase = Phase::Throw;
+        }
+    }
+
+    fn push_throw(&mut self, p: Player, d: u8) -> u32 {
+        let rec = &mut self.records[p as usize];
+        let run = if rec.last() == Some(&d) {
+            self.runs[p as usize] + 1
+        } else {
+            1
+        };
+        rec.push(d);
+        self.runs[p as usize] = run;
+        run
+    }
+
+    fn king_capture_san(&self, mv: Move) -> String {
+        let from = mv.from();
+        let to = mv.to();
+        let role = self.pos.role_at(from).unwrap_or(Role::Pawn);
+        let mut s = String::with_capacity(8);
+        if role == Role::Pawn {
+            s.push((b'a' + file_of(from)) as char);
+        } else {
+            s.push(role.char());
+            let us = self.pos.turn();
+            let rivals = self
+                .pos
+                .attackers_to(to, us, self.pos.occupied())
+                .without(from)
+                & self.pos.pieces(us, role);
+            if rivals.any() {
+                let same_file =
+                    Iterator::any(&mut rivals.into_iter(), |o| file_of(o) == file_of(from));
+                let same_rank =
+                    Iterator::any(&mut rivals.into_iter(), |o| rank_of(o) == rank_of(from));
+                if !same_file {
+                    s.push((b'a' + file_of(from)) as char);
+                } else if !same_rank {
+                    s.push((b'1' + rank_of(from)) as char);
+                } else {
+                    s.push_str(&square_name(from));
+                }
+            }
+        }
+        s.push('x');
+        s.push_str(&square_name(to));
+        if let Some(r) = mv.promotion() {
+            s.push('=');
+            s.push(r.char());
+        }
+        s
+    }
+}
+
+impl Game for RandomMoveNumber {
+    fn variant(&self) -> &'static str {
+        NAME
+    }
+    fn node(&self) -> Node {
+        if self.result.is_some() {
+            return Node::Terminal;
+        }
+        match self.phase {
+            Phase::Move => Node::Decision(self.player_of(self.pos.turn())),
+            _ => Node::Chance,
+        }
+    }
+    fn position(&self) -> &Position {
+        &self.pos
+    }
+    fn layout(&self) -> ActionLayout {
+        LAYOUT
+    }
+    fn legal_moves(&self, out: &mut MoveList) {
+        out.clear();
+        if self.result.is_some() || self.phase != Phase::Move {
+            return;
+        }
+        self.pos.legal_moves(out);
+        let us = self.pos.turn();
+        let Some(k) = self.pos.king(us.other()) else {
+            return;
+        };
+        let attackers = self.pos.attackers_to(k, us, self.pos.occupied());
+        if attackers.is_empty() {
+            return;
+        }
+        // A check left standing: every attacker may capture the king.
+        let promo = rank_of(k) == self.pos.geometry().last_rank(us);
+        for from in attackers {
+            if promo && self.pos.role_at(from) == Some(Role::Pawn) {
+                for r in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                    let m = Move::new(from, k, MoveKind::Promotion(r));
+                    if !out.contains(m) {
+                        out.push(m);
+                    }
+                }
+            } else {
+                let m = Move::new(from, k, MoveKind::Normal);
+                if !out.contains(m) {
+                    out.push(m);
+                }
+            }
+        }
+    }
+    fn play(&mut self, mv: Move) {
+        let mover = self.pos.turn();
+        let mover_player = self.player_of(mover);
+        self.plies += 1;
+        if self.pos.king(mover.other()) == Some(mv.to()) {
+            self.pos.play(mv);
+            self.moves_left = 0;
+            self.result = Some((Termination::KingCaptured, Some(mover_player)));
+            return;
+        }
+        self.pos.play(mv);
+        self.moves_left -= 1;
+        let irreversible = self.pos.halfmove_clock() == 0;
+        let mut continues = false;
+        if self.pos.is_check() {
+            // A checking move ends the turn.
+            self.moves_left = 0;
+        } else if self.moves_left > 0 {
+            continues = true;
+            self.pos.set_turn(mover);
+            self.pos.clear_ep();
+        }
+        self.rep_count = self.reps.record(self.pos.repetition_key(), irreversible);
+        // After a legal non-capturing-the-king move the mover's king is safe,
+        // so orthodox legality decides whether the side to move can move.
+        if !self.pos.has_legal_move() {
+            self.end_without_moves();
+        } else if self.rep_count >= 3 {
+            self.result = Some((Termination::ThreefoldRepetition, None));
+        } else if self.pos.fifty_moves() {
+            self.result = Some((Termination::FiftyMoves, None));
+        } else if self.pos.insufficient_material() {
+            self.result = Some((Termination::InsufficientMaterial, None));
+        } else if self.plies >= self.max_plies {
+            self.result = Some((Termination::MaxPlies, None));
+        }
+        if self.result.is_some() {
+            self.moves_left = 0;
+            return;
+        }
+        if !continues {
+            // The side to move has a move (checked above).
+            self.start_turn();
+        }
+    }
+    fn chance_outcomes(&self, out: &mut Outcomes) {
+        out.clear();
+        if self.result.is_none() && self.phase != Phase::Move {
+            for id in 0..6 {
+                out.add(id, 1.0 / 6.0);
+            }
+        }
+    }
+    fn apply_outcome(&mut self, outcome: Action) {
+        let d = (outcome.min(5) + 1) as u8;
+        match self.phase {
+            Phase::Choose0 => {
+                self.push_throw(0, d);
+                self.phase = Phase::Choose1;
+            }
+            Phase::Choose1 => {
+                self.push_throw(1, d);
+                let d0 = self.records[0].last().copied().unwrap_or(0);
+                if d0 == d {
+                    self.phase = Phase::Choose0;
+                } else {
+                    self.chosen = true;
+                    self.white = if d0 > d { 0 } else { 1 };
+                    self.begin_turn();
+                }
+            }
+            Phase::Throw => {
+                let p = self.player_of(self.pos.turn());
+                let n = self.push_throw(p, d);
+                match throw_effect(d, n) {
+                    ThrowEffect::Lose => {
+                        self.result = Some((Termination::SixSixes, Some(1 - p)));
+                    }
+                    ThrowEffect::Switch => {
+                        self.white = 1 - self.white;
+                        self.begin_turn();
+                    }
+                    ThrowEffect::Moves(0) => {
+                        self.pos.play_null();
+                        self.begin_turn();
+                    }
+                    ThrowEffect::Moves(k) => {
+                        self.moves_left = k;
+                        self.phase = Phase::Move;
+                    }
+                }
+            }
+            Phase::Move => {}
+        }
+    }
+    fn outcome_name(&self, outcome: Action) -> String {
+        OUTCOME_NAMES
+            .get(outcome as usize)
+            .map(|s| s.to_string())
+            .unwrap_or_else(|| outcome.to_string())
+    }
+    fn max_chance_outcomes(&self) -> usize {
+        6
+    }
+    fn termination(&self) -> Option<Termination> {
+        self.result.map(|r| r.0)
+    }
+    fn winner(&self) -> Option<Player> {
+        self.result.and_then(|r| r.1)
+    }
+    fn san(&self, mv: Move) -> String {
+        if mv.is_null() {
+            return "pass".into();
+        }
+        if self.pos.king(self.pos.turn().other()) == Some(mv.to()) {
+            return self.king_capture_san(mv);
+        }
+        san::san(&self.pos, mv)
+    }
+    fn fen(&self) -> String {
+        let phase = if self.result.is_some() {
+            "over"
+        } else {
+            self.phase.name()
+        };
+        let colours = match (self.chosen, self.white) {
+            (false, _) => "-",
+            (true, 0) => "wb",
+            (true, _) => "bw",
+        };
+        let rec = |r: &Vec<u8>| {
+            if r.is_empty() {
+                "-".to_string()
+            } else {
+                r.iter().map(|d| (b'0' + d) as char).collect()
+            }
+        };
+        format!(
+            "{} {} {} {} {} {} {}",
+            write_fen(&self.pos),
+            phase,
+            self.moves_left(),
+            self.first_turns,
+            colours,
+            rec(&self.records[0]),
+            rec(&self.records[1])
+        )
+    }
+    fn plies(&self) -> u32 {
+        self.plies
+    }
+    fn max_plies(&self) -> u32 {
+        self.max_plies
+    }
+    fn color_of(&self, player: Player) -> Color {
+        if player == self.white {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+    fn repetitions(&self) -> u32 {
+        self.rep_count.saturating_sub(1)
+    }
+    fn extra_planes(&self) -> &'static [&'static str] {
+        &[
+            "moves_left_div8_capped",
+            "own_run_length_div6_capped",
+            "own_last_throw_div6",
+            "opponent_run_length_div6_capped",
+            "opponent_last_throw_div6",
+        ]
+    }
+    fn write_extra_planes(&self, view: Color, out: &mut [f32]) {
+        let n = self.pos.geometry().num_squares();
+        let me = self.player_of(view) as usize;
+        let last = |p: usize| self.records[p].last().copied().unwrap_or(0) as f32 / 6.0;
+        let run = |p: usize| (self.runs[p] as f32 / 6.0).min(1.0);
+        let vals = [
+            (self.moves_left() as f32 / 8.0).min(1.0),
+            run(me),
+            last(me),
+            run(1 - me),
+            last(1 - me),
+        ];
+        for (i, v) in vals.into_iter().enumerate() {
+            out[i * n..(i + 1) * n].fill(v);
+        }
+    }
+    fn describe_state(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        match self.colors() {
+            None => v.push("colours: not chosen yet".to_string()),
+            Some(c) => v.push(format!(
+                "colours: player 0 {}, player 1 {}",
+                c[0].name(),
+                c[1].name()
+            )),
+        }
+        if self.result.is_none() {
+            v.push(match self.phase {
+                Phase::Choose0 | Phase::Choose1 => {
+                    format!("player {} throws for colours", self.thrower())
+                }
+                Phase::Throw => format!(
+                    "player {} ({}) throws for the number of moves",
+                    self.thrower(),
+                    self.pos.turn().name()
+                ),
+                Phase::Move => format!("moves left this turn: {}", self.moves_left),
+            });
+            if self.first_turns > 0 && self.phase != Phase::Choose0 && self.phase != Phase::Choose1
+            {
+                v.push(format!(
+                    "throw-free first turns still to begin: {}",
+                    self.first_turns
+                ));
+            }
+        }
+        for p in 0..2 {
+            let r: Vec<String> = self.records[p].iter().map(|d| d.to_string()).collect();
+            v.push(format!(
+                "throw record of player {p}: [{}]{}",
+                r.join(" "),
+                if self.runs[p] > 1 {
+                    format!(" (run of {})", self.runs[p])
+                } else {
+                    String::new()
+                }
+            ));
+        }
+        v
+    }
+    fn check_invariants(&self) -> Result<(), String> {
+        let p = &self.pos;
+        if p.hash() != p.compute_hash() {
+            return Err("incremental hash differs from recomputed hash".into());
+        }
+        for pl in 0..2 {
+            if self.runs[pl] != run_of(&self.records[pl]) {
+                return Err(format!("cached run of player {pl} is wrong"));
+            }
+        }
+        if self.result.is_some() {
+            return Ok(());
+        }
+        if p.king(Color::White).is_none() || p.king(Color::Black).is_none() {
+            return Err("a king is missing in a running game".into());
+        }
+        if p.king_attacked(Color::White) && p.king_attacked(Color::Black) {
+            return Err("both kings attacked".into());
+        }
+        match self.phase {
+            Phase::Move => {
+                if self.moves_left == 0 {
+                    return Err("decision node with no moves left".into());
+                }
+                if !self.chosen {
+                    return Err("decision before the colour choice".into());
+                }
+                let mut ml = MoveList::new();
+                self.legal_moves(&mut ml);
+                if ml.is_empty() {
+                    return Err("decision node without legal moves".into());
+                }
+                // A check left standing only at the first move of a turn:
+                // then the ep right is gone (the opponent did not just move).
+                if self.standing_check() && p.ep_square().is_some() && p.has_legal_ep() {
+                    return Err("en passant possible with a check left standing".into());
+                }
+            }
+            Phase::Throw => {
+                if self.moves_left != 0 || self.first_turns != 0 {
+                    return Err("throw node with moves left or first turns pending".into());
+                }
+            }
+            Phase::Choose0 | Phase::Choose1 => {
+                if self.chosen {
+                    return Err("colour-choosing throw after the colours were chosen".into());
+                }
+            }
+        }
+        Ok(())
+    }
+    fn options(&self) -> Options {
+        let mut o = Options::new();
+        o.insert("max_plies".into(), self.max_plies.into());
+        o
+    }
+}

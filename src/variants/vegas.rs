@@ -1,0 +1,663 @@
+//! Vegas Fun Chess (George Koltanowski), RULES §4: orthodox chess with two
+//! piece-type dice.
+//!
+//! # Turns
+//!
+//! 1. *In check* (evasion): no roll; any legal move (it gets out of check);
+//!    no pass. No legal move: checkmate.
+//! 2. *Free move*: the side to move's previous move gave check: no roll; any
+//!    legal move, or `pass`. (If that player is in check themselves, rule 1
+//!    applies instead.) With no legal move at all the only choice is to pass,
+//!    so the turn passes by itself (no decision node).
+//! 3. Otherwise a **chance node**: both dice are rolled. The player must move
+//!    a piece of a type shown on either die (castling is a king move, a
+//!    promotion a pawn move); generation is restricted with
+//!    [`Position::legal_moves_of`]. If die B (or die A, with custom dice)
+//!    shows `*` (optional), any legal move or `pass`. If no piece of a rolled
+//!    type can move, the turn passes by itself (forced pass, no decision).
+//!    *Stalemate ruling:* with no legal move at all (not in check) the
+//!    player still rolls; a king on either die draws (`stalemate`),
+//!    otherwise the turn passes.
+//!
+//! # Chance outcomes
+//!
+//! An outcome is the ordered pair (die A face, die B face). Face indices are
+//! `P=0 N=1 B=2 R=3 Q=4 K=5 *=6`, and the fixed outcome id is
+//! `a_index * 7 + b_index` (so [`Game::max_chance_outcomes`] is 49). The name
+//! is the two letters, die A first: `"PN"`, `"KQ"`, `"B*"`. Equal pairs merge:
+//! with the default dice `"PNBRKP"` and `"PNBRQ*"` there are 30 outcomes, and
+//! the `P?` outcomes have probability 2/36.
+//!
+//! # Draws, plies
+//!
+//! Threefold repetition (a key after every move, none after passes), the
+//! 50-move rule (passes do not count), insufficient material, all automatic;
+//! `max_plies` counts moves and voluntary passes. Stalemate is only decided by
+//! a roll, so a move is followed by: checkmate, threefold, fifty moves,
+//! insufficient material, `max_plies`.
+//!
+//! # FEN extension
+//!
+//! Two fields after the six standard ones: the roll of the current turn (`-`,
+//! or the outcome name such as `PN`, while the player decides with the dice
+//! shown) and `free` when the side to move is on a free move (its previous
+//! move gave check), else `-`. Both are optional on input (default `- -`);
+//! a roll given in a FEN is applied as if just rolled (so it may pass the turn
+//! or end the game in a stalemate). A FEN whose side to move is in check is
+//! read as "the opponent's previous move gave check", so after the evasion
+//! the opponent has a free move.
+//!
+//! ```
+//! use dicechess::variants::{vegas::Vegas, Game, Node, Options};
+//! let mut g = Vegas::new(&Options::new()).unwrap();
+//! assert_eq!(g.node(), Node::Chance);
+//! g.apply_outcome(0 * 7 + 1); // die A pawn, die B knight: "PN"
+//! assert_eq!(g.dice().as_deref(), Some("PN"));
+//! let mut ml = dicechess::board::MoveList::new();
+//! g.legal_moves(&mut ml);
+//! assert_eq!(ml.len(), 20); // 16 pawn moves and 4 knight moves
+//! ```
+
+use super::*;
+use crate::board::{Geometry, Role, RoleSet};
+use crate::encode::observation::fill_plane;
+use crate::notation::fen::{parse_fen, write_fen, FenRules};
+use crate::notation::san;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// The standard starting position.
+pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+/// Default faces of die A.
+pub const DEFAULT_DIE_A: &str = "PNBRKP";
+/// Default faces of die B (`*` = optional).
+pub const DEFAULT_DIE_B: &str = "PNBRQ*";
+
+/// Face letters by face index (`P=0 … K=5`, `*=6`).
+pub const FACES: [char; 7] = ['P', 'N', 'B', 'R', 'Q', 'K', '*'];
+const OPTIONAL: u8 = 6;
+const KING: u8 = 5;
+const MAX_FACES: usize = 100;
+
+const FACE_NAMES: [&str; 7] = [
+    "pawn", "knight", "bishop", "rook", "queen", "king", "optional",
+];
+
+const EXTRA_PLANES: [&str; 15] = [
+    "die_a_pawn",
+    "die_a_knight",
+    "die_a_bishop",
+    "die_a_rook",
+    "die_a_queen",
+    "die_a_king",
+    "die_a_optional",
+    "die_b_pawn",
+    "die_b_knight",
+    "die_b_bishop",
+    "die_b_rook",
+    "die_b_queen",
+    "die_b_king",
+    "die_b_optional",
+    "free_move",
+];
+
+const LAYOUT: ActionLayout = ActionLayout {
+    geometry: Geometry::STANDARD,
+    pass: true,
+    rotations: false,
+};
+
+/// Where the current turn stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+enum Phase {
+    /// The dice are to be rolled.
+    Chance,
+    /// The dice are rolled and the player decides (roll in `Vegas::roll`).
+    Rolled,
+    /// In check: no roll, must get out of check.
+    Evasion,
+    /// The previous move of the side to move gave check: any move or pass.
+    Free,
+    /// The game is over.
+    Over,
+}
+
+/// The precomputed chance outcomes (serialised as a list of pairs).
+#[derive(Clone, Copy)]
+struct OutcomeTable(Outcomes);
+
+impl Serialize for OutcomeTable {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.as_slice().serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for OutcomeTable {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v: Vec<(Action, f64)> = Vec::deserialize(d)?;
+        let mut o = Outcomes::new();
+        for (id, p) in v {
+            o.add(id, p);
+        }
+        Ok(OutcomeTable(o))
+    }
+}
+
+/// A Vegas Fun Chess game.
+#[derive(Clone, Serialize, Deserialize)]
+pub struct Vegas {
+    pos: Position,
+    phase: Phase,
+    /// Face indices (die A, die B) of the current turn's roll.
+    roll: Option<(u8, u8)>,
+    /// Whether the side to move's previous move gave check (meaningful when
+    /// it is not in check).
+    free: bool,
+    die_a: String,
+    die_b: String,
+    table: Box<OutcomeTable>,
+    start_fen: String,
+    reps: RepetitionTable,
+    rep_count: u32,
+    plies: u32,
+    max_plies: u32,
+    result: Option<(Termination, Option<Color>)>,
+}
+
+fn face_index(c: char) -> Option<u8> {
+    FACES.iter().position(|&f| f == c).map(|i| i as u8)
+}
+
+fn read_die(name: &'static str, value: Option<String>, default: &str) -> Result<String, GameError> {
+    let s = value.unwrap_or_else(|| default.to_string());
+    let ok = !s.is_empty()
+        && s.chars().count() <= MAX_FACES
+        && s.chars().all(|c| face_index(c).is_some());
+    if ok {
+        Ok(s)
+    } else {
+        Err(GameError::new(format!(
+            "vegas option {name} must be a string of 1 to {MAX_FACES} faces, each one of \
+             P N B R Q K * (upper case; * = optional), e.g. {default:?}; got {s:?}"
+        )))
+    }
+}
+
+/// The roles a roll allows (the optional face allows none by itself).
+#[inline(always)]
+fn roll_roles(a: u8, b: u8) -> RoleSet {
+    let mut r = RoleSet::EMPTY;
+    if a < OPTIONAL {
+        r = r.with(Role::from_index(a as usize));
+    }
+    if b < OPTIONAL {
+        r = r.with(Role::from_index(b as usize));
+    }
+    r
+}
+
+fn roll_name(a: u8, b: u8) -> String {
+    let mut s = String::with_capacity(2);
+    s.push(FACES[a as usize]);
+    s.push(FACES[b as usize]);
+    s
+}
+
+impl Vegas {
+    /// Options: `fen` (default the start position, optionally with the
+    /// extension fields), `max_plies` (default 1000), `die_a` (default
+    /// `"PNBRKP"`), `die_b` (default `"PNBRQ*"`).
+    pub fn new(options: &Options) -> Result<Vegas, GameError> {
+        let mut r = OptionReader::new("vegas", options);
+        let fen = r.string("fen")?;
+        let max_plies = r.int("max_plies", 1000, 1, 1_000_000)? as u32;
+        let die_a = read_die("die_a", r.string("die_a")?, DEFAULT_DIE_A)?;
+        let die_b = read_die("die_b", r.string("die_b")?, DEFAULT_DIE_B)?;
+        r.finish()?;
+        let fen = fen.unwrap_or_else(|| START_FEN.to_string());
+        Vegas::from_fen(&fen, max_plies, die_a, die_b)
+    }
+
+    fn from_fen(
+        fen: &str,
+        max_plies: u32,
+        die_a: String,
+        die_b: String,
+    ) -> Result<Vegas, GameError> {
+        let (pos, rest) = parse_fen(fen, &FenRules::CHESS).map_err(GameError::new)?;
+        if rest.len() > 2 {
+            return Err(GameError::new(format!(
+                "vegas FEN has at most two fields after the standard six (the roll, e.g. \
+                 'PN' or '-', and 'free' or '-'), got {rest:?}"
+            )));
+        }
+        let (la, lb) = (die_a.chars().count(), die_b.chars().count());
+        let total = (la * lb) as f64;
+        let mut counts = [[0u32; 7]; 7];
+        for a in die_a.chars().filter_map(face_index) {
+            for b in die_b.chars().filter_map(face_index) {
+                counts[a as usize][b as usize] += 1;
+            }
+        }
+        let mut table = Outcomes::new();
+        for (a, row) in counts.iter().enumerate() {
+            for (b, &n) in row.iter().enumerate() {
+                if n > 0 {
+                    table.add((a * 7 + b) as Action, n as f64 / total);
+                }
+            }
+        }
+        let roll = match rest.first().copied() {
+            None | Some("-") => None,
+            Some(t) => {
+                let cs: Vec<char> = t.chars().collect();
+                let id = match cs.as_slice() {
+                    [a, b] => face_index(*a)
+                        .zip(face_index(*b))
+                        .map(|(a, b)| (a * 7 + b) as Action),
+                    _ => None,
+                };
+                match id.filter(|id| table.as_slice().iter().any(|x| x.0 == *id)) {
+                    Some(id) => Some(id),
+                    None => {
+                        return Err(GameError::new(format!(
+                        "vegas FEN roll field must be '-' or a roll of the dice (die A {die_a:?} \
+                             first, then die B {die_b:?}, e.g. 'PN' or 'B*'), got {t:?}"
+                    )))
+                    }
+                }
+            }
+        };
+        let free = match rest.get(1).copied() {
+            None | Some("-") => false,
+            Some("free") => true,
+            Some(t) => {
+                return Err(GameError::new(format!(
+                    "vegas FEN free-move field must be 'free' (the side to move's previous move \
+                     gave check) or '-', got {t:?}"
+                )))
+            }
+        };
+        let in_check = pos.is_check();
+        if roll.is_some() && (in_check || free) {
+            return Err(GameError::new(
+                "vegas FEN has a roll, but the side to move does not roll: it is in check or on \
+                 a free move (use '-' as the roll field)",
+            ));
+        }
+        let mut g = Vegas {
+            pos,
+            phase: Phase::Chance,
+            roll: None,
+            free,
+            die_a,
+            die_b,
+            table: Box::new(OutcomeTable(table)),
+            start_fen: fen.to_string(),
+            reps: RepetitionTable::default(),
+            rep_count: 0,
+            plies: 0,
+            max_plies,
+            result: None,
+        };
+        g.rep_count = g.reps.record(g.pos.repetition_key(), true);
+        let pos = &g.pos;
+        let end = if in_check && !pos.has_legal_move() {
+            Some((Termination::Checkmate, Some(pos.turn().other())))
+        } else if pos.fifty_moves() {
+            Some((Termination::FiftyMoves, None))
+        } else if pos.insufficient_material() {
+            Some((Termination::InsufficientMaterial, None))
+        } else {
+            None
+        };
+        if let Some(e) = end {
+            g.finish(e.0, e.1);
+        } else {
+            g.start_turn();
+            if let Some(id) = roll {
+                g.apply_outcome(id);
+            }
+        }
+        Ok(g)
+    }
+
+    /// The current roll as its outcome name (`"PN"`, `"B*"`) while the player
+    /// decides with the dice shown (and in a stalemate ended by a king),
+    /// else `None`.
+    pub fn dice(&self) -> Option<String> {
+        self.roll.map(|(a, b)| roll_name(a, b))
+    }
+
+    /// Whether the side to move is on a free move (its previous move gave
+    /// check; it may move anything or pass).
+    pub fn is_free_move(&self) -> bool {
+        self.phase == Phase::Free
+    }
+
+    /// The faces of die A and die B.
+    pub fn dice_faces(&self) -> (&str, &str) {
+        (&self.die_a, &self.die_b)
+    }
+
+    fn finish(&mut self, t: Termination, winner: Option<Color>) {
+        self.result = Some((t, winner));
+        self.phase = Phase::Over;
+    }
+
+    /// Settles the start of a turn: evasion, free move (or its forced pass)
+    /// or the chance node.
+    fn start_turn(&mut self) {
+        self.roll = None;
+        if self.pos.is_check() {
+            // Checkmate was decided before (after the move, or at setup).
+            self.free = false;
+            self.phase = Phase::Evasion;
+        } else if self.free {
+            if self.pos.has_legal_move() {
+                self.phase = Phase::Free;
+            } else {
+                // Only a pass is possible: no decision (RULES §0).
+                self.pass_turn();
+            }
+        } else {
+            self.phase = Phase::Chance;
+        }
+    }
+
+    /// The side to move passes (forced or voluntary): no key, no clock.
+    fn pass_turn(&mut self) {
+        self.pos.play_null();
+        // The new side to move did not give check with its previous move: the
+        // passer was not in check (a player in check never passes).
+        self.free = false;
+        self.start_turn();
+    }
+
+    fn describe_roll(a: u8, b: u8) -> String {
+        if a == OPTIONAL || b == OPTIONAL {
+            format!(
+                "the dice show {} (optional face: any legal move or a pass is allowed)",
+                roll_name(a, b)
+            )
+        } else if a == b {
+            format!(
+                "the dice show {} (only {} moves are allowed)",
+                roll_name(a, b),
+                FACE_NAMES[a as usize]
+            )
+        } else {
+            format!(
+                "the dice show {} (only {} and {} moves are allowed)",
+                roll_name(a, b),
+                FACE_NAMES[a as usize],
+                FACE_NAMES[b as usize]
+            )
+        }
+    }
+}
+
+impl Game for Vegas {
+    fn variant(&self) -> &'static str {
+        "vegas"
+    }
+    fn node(&self) -> Node {
+        match self.phase {
+            Phase::Chance => Node::Chance,
+            Phase::Over => Node::Terminal,
+            _ => Node::Decision(self.pos.turn() as Player),
+        }
+    }
+    fn position(&self) -> &Position {
+        &self.pos
+    }
+    fn layout(&self) -> ActionLayout {
+        LAYOUT
+    }
+    fn legal_moves(&self, out: &mut MoveList) {
+        out.clear();
+        match self.phase {
+            Phase::Rolled => {
+                let (a, b) = self.roll.unwrap_or((OPTIONAL, OPTIONAL));
+                if a == OPTIONAL || b == OPTIONAL {
+                    self.pos.legal_moves(out);
+                    out.push(Move::NULL);
+                } else {
+                    self.pos.legal_moves_of(roll_roles(a, b), out);
+                }
+            }
+            Phase::Evasion => self.pos.legal_moves(out),
+            Phase::Free => {
+                self.pos.legal_moves(out);
+                out.push(Move::NULL);
+            }
+            Phase::Chance | Phase::Over => {}
+        }
+    }
+    fn play(&mut self, mv: Move) {
+        self.plies += 1;
+        self.roll = None;
+        if mv.is_null() {
+            if self.plies >= self.max_plies {
+                self.finish(Termination::MaxPlies, None);
+            } else {
+                self.pass_turn();
+            }
+            return;
+        }
+        let mover = self.pos.turn();
+        // The opponent's previous move gave check iff the mover is in check now.
+        let mover_was_in_check = self.phase == Phase::Evasion;
+        self.pos.play(mv);
+        self.free = mover_was_in_check;
+        let irreversible = self.pos.halfmove_clock() == 0;
+        self.rep_count = self.reps.record(self.pos.repetition_key(), irreversible);
+        let pos = &self.pos;
+        if pos.is_check() && !pos.has_legal_move() {
+            self.finish(Termination::Checkmate, Some(mover));
+        } else if self.rep_count >= 3 {
+            self.finish(Termination::ThreefoldRepetition, None);
+        } else if pos.fifty_moves() {
+            self.finish(Termination::FiftyMoves, None);
+        } else if pos.insufficient_material() {
+            self.finish(Termination::InsufficientMaterial, None);
+        } else if self.plies >= self.max_plies {
+            self.finish(Termination::MaxPlies, None);
+        } else {
+            self.start_turn();
+        }
+    }
+    fn chance_outcomes(&self, out: &mut Outcomes) {
+        if self.phase == Phase::Chance {
+            *out = self.table.0;
+        } else {
+            out.clear();
+        }
+    }
+    fn apply_outcome(&mut self, outcome: Action) {
+        let (a, b) = ((outcome / 7) as u8, (outcome % 7) as u8);
+        self.roll = Some((a, b));
+        let optional = a == OPTIONAL || b == OPTIONAL;
+        let can_move = if optional {
+            self.pos.has_legal_move()
+        } else {
+            self.pos.has_legal_move_of(roll_roles(a, b))
+        };
+        if can_move {
+            self.phase = Phase::Rolled;
+        } else if !optional && self.pos.has_legal_move() {
+            // Only pieces of other types could move: a forced pass.
+            self.pass_turn();
+        } else if a == KING || b == KING {
+            // Stalemate ruling: no legal move at all and a king rolled.
+            self.finish(Termination::Stalemate, None);
+        } else {
+            self.pass_turn();
+        }
+    }
+    fn outcome_name(&self, outcome: Action) -> String {
+        if outcome < 49 {
+            roll_name((outcome / 7) as u8, (outcome % 7) as u8)
+        } else {
+            outcome.to_string()
+        }
+    }
+    fn max_chance_outcomes(&self) -> usize {
+        49
+    }
+    fn termination(&self) -> Option<Termination> {
+        self.result.map(|r| r.0)
+    }
+    fn winner(&self) -> Option<Player> {
+        self.result.and_then(|r| r.1).map(|c| c as Player)
+    }
+    fn san(&self, mv: Move) -> String {
+        if mv.is_null() {
+            "pass".into()
+        } else {
+            san::san(&self.pos, mv)
+        }
+    }
+    fn fen(&self) -> String {
+        let mut s = write_fen(&self.pos);
+        s.push(' ');
+        match self.roll {
+            Some((a, b)) => s.push_str(&roll_name(a, b)),
+            None => s.push('-'),
+        }
+        s.push_str(if self.phase == Phase::Free {
+            " free"
+        } else {
+            " -"
+        });
+        s
+    }
+    fn plies(&self) -> u32 {
+        self.plies
+    }
+    fn max_plies(&self) -> u32 {
+        self.max_plies
+    }
+    fn repetitions(&self) -> u32 {
+        self.rep_count.saturating_sub(1)
+    }
+    fn extra_planes(&self) -> &'static [&'static str] {
+        &EXTRA_PLANES
+    }
+    fn write_extra_planes(&self, _view: Color, out: &mut [f32]) {
+        let n = self.pos.geometry().num_squares();
+        out[..EXTRA_PLANES.len() * n].fill(0.0);
+        if let Some((a, b)) = self.roll {
+            fill_plane(&self.pos, out, a as usize, 1.0);
+            fill_plane(&self.pos, out, 7 + b as usize, 1.0);
+        }
+        if self.phase == Phase::Free {
+            fill_plane(&self.pos, out, 14, 1.0);
+        }
+    }
+    fn describe_state(&self) -> Vec<String> {
+        let side = self.pos.turn().name();
+        let line = match (self.phase, self.roll) {
+            (Phase::Chance, _) => format!("dice: {side} to roll"),
+            (Phase::Rolled, Some((a, b))) => {
+                format!("dice: {} — {}", roll_name(a, b), Vegas::describe_roll(a, b))
+            }
+            (Phase::Evasion, _) => {
+                format!("dice: none ({side} is in check: no roll, must get out of check)")
+            }
+            (Phase::Free, _) => format!(
+                "dice: none (free move: {side}'s previous move gave check; any legal move or a pass)"
+            ),
+            (_, Some((a, b))) => format!("dice: {}", roll_name(a, b)),
+            (_, None) => "dice: none".into(),
+        };
+        vec![
+            line,
+            format!("die A: {}, die B: {}", self.die_a, self.die_b),
+        ]
+    }
+    fn explain_disallowed(&self, mv: Move) -> Option<String> {
+        let side = self.pos.turn().name();
+        match self.phase {
+            Phase::Rolled => {
+                let (a, b) = self.roll?;
+                if a == OPTIONAL || b == OPTIONAL {
+                    return None;
+                }
+                if mv.is_null() {
+                    return Some(format!(
+                        "passing is not allowed: {}; a pass is only allowed on the optional \
+                         face (*) or on a free move",
+                        Vegas::describe_roll(a, b)
+                    ));
+                }
+                let role = self.pos.role_at(mv.from())?;
+                let what = match mv.kind() {
+                    crate::board::MoveKind::Castle => "castling is a king move".to_string(),
+                    _ => format!(
+                        "{} is a {} move",
+                        san::san(&self.pos, mv),
+                        FACE_NAMES[role.index()]
+                    ),
+                };
+                Some(format!("{what}, but {}", Vegas::describe_roll(a, b)))
+            }
+            Phase::Evasion if mv.is_null() => Some(format!(
+                "passing is not allowed: {side} is in check (no roll) and must get out of check"
+            )),
+            _ => None,
+        }
+    }
+    fn check_invariants(&self) -> Result<(), String> {
+        let p = &self.pos;
+        if p.hash() != p.compute_hash() {
+            return Err("incremental hash differs from recomputed hash".into());
+        }
+        if p.king_attacked(p.turn().other()) {
+            return Err("the side not to move is in check".into());
+        }
+        let in_check = p.is_check();
+        match self.phase {
+            Phase::Chance => {
+                if in_check || self.free || self.roll.is_some() {
+                    return Err("chance node in check, on a free move or with a roll".into());
+                }
+            }
+            Phase::Rolled => {
+                if in_check || self.roll.is_none() {
+                    return Err("rolled decision in check or without a roll".into());
+                }
+            }
+            Phase::Evasion => {
+                if !in_check || self.roll.is_some() {
+                    return Err("evasion node not in check or with a roll".into());
+                }
+            }
+            Phase::Free => {
+                if in_check || !self.free || self.roll.is_some() {
+                    return Err("free move in check, without the flag or with a roll".into());
+                }
+            }
+            Phase::Over => {
+                if self.result.is_none() {
+                    return Err("over without a result".into());
+                }
+            }
+        }
+        if let Node::Decision(_) = self.node() {
+            let mut ml = MoveList::new();
+            self.legal_moves(&mut ml);
+            if ml.is_empty() {
+                return Err("decision node without legal decisions".into());
+            }
+        }
+        Ok(())
+    }
+    fn options(&self) -> Options {
+        let mut o = Options::new();
+        o.insert("fen".into(), self.start_fen.clone().into());
+        o.insert("max_plies".into(), self.max_plies.into());
+        o.insert("die_a".into(), self.die_a.clone().into());
+        o.insert("die_b".into(), self.die_b.clone().into());
+        o
+    }
+}
