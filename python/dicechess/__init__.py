@@ -14,6 +14,7 @@ this package re-exports it and adds the Python-side tooling.
 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2'
 """
 
+from . import sim
 from ._core import (
     CHANCE,
     TERMINAL,
@@ -24,7 +25,6 @@ from ._core import (
     perft,
     variants,
 )
-from . import sim
 from .sim import PlayoutResult, playouts
 
 __all__ = [
@@ -38,4 +38,5 @@ __all__ = [
     "variants",
     "PlayoutResult",
     "playouts",
+    "sim",
 ]
