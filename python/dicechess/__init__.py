@@ -14,17 +14,18 @@ this package re-exports it and adds the Python-side tooling.
 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2'
 """
 
+from . import sim
 from ._core import (
     CHANCE,
     TERMINAL,
     TERMINATIONS,
     State,
+    VecEnv,
     __version__,
     num_actions,
     perft,
     variants,
 )
-from . import sim
 from .sim import PlayoutResult, playouts
 
 __all__ = [
@@ -32,10 +33,12 @@ __all__ = [
     "TERMINAL",
     "TERMINATIONS",
     "State",
+    "VecEnv",
     "__version__",
     "num_actions",
     "perft",
     "variants",
     "PlayoutResult",
     "playouts",
+    "sim",
 ]
