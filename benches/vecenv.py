@@ -63,6 +63,23 @@ def python_rate(variant: str, steps: int) -> float:
     return steps / spent
 
 
+def playouts_scaling(games: int) -> None:
+    """dc.playouts (random agents) on 1 and 2 threads: games/s and the ratio."""
+
+    def rate(threads: int) -> float:
+        t = time.perf_counter()
+        dc.playouts("chess", games, seed=1, threads=threads, progress=False)
+        return games / (time.perf_counter() - t)
+
+    one = statistics.median(rate(1) for _ in range(3))
+    two = statistics.median(rate(2) for _ in range(3))
+    print()
+    print(f"dc.playouts('chess', {games}) scaling, median of 3, load {os.getloadavg()[0]:.2f}")
+    print("| 1 thread games/s | 2 threads games/s | ratio |")
+    print("|---:|---:|---:|")
+    print(f"| {one:,.0f} | {two:,.0f} | {two / one:.2f} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
@@ -81,6 +98,7 @@ def main() -> None:
         va = statistics.median(vecenv_rate(variant, n, vsteps, None) for _ in range(3))
         py = statistics.median(python_rate(variant, psteps) for _ in range(3))
         print(f"| {variant} | {v1:,.0f} | {va:,.0f} | {py:,.0f} | {v1 / py:.0f}x |")
+    playouts_scaling(200 if args.quick else 2000)
 
 
 if __name__ == "__main__":
