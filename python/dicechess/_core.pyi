@@ -69,3 +69,63 @@ def perft(variant: str, depth: int, fen: str | None = None, **options: Any) -> i
 def _random_playouts(
     variant: str, seed: int, start: int, count: int, threads: int | None = None, **options: Any
 ) -> dict[str, npt.NDArray[Any]]: ...
+
+_StepOut = tuple[
+    npt.NDArray[np.float32],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.float32],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.int8],
+]
+
+class VecEnv:
+    """``num_envs`` games of one variant stepped together in Rust (GIL released).
+
+    Outputs ``(obs, mask, rewards, terminated, truncated, current_player)`` are
+    preallocated arrays rewritten in place by every call: obs
+    ``(num_envs, planes, ranks, files)`` float32, mask ``(num_envs, num_actions)``
+    bool, rewards ``(num_envs, 2)`` (self-play, ``opponent=None``) or
+    ``(num_envs,)`` (player 0's, with ``opponent="random"``) float32, the flags
+    bool, current_player int8 (-4 at terminal states). Chance nodes and the
+    opponent are resolved inside; episode ``k`` of env ``i`` uses
+    ``game_rng(seed, i * 2**32 + k)``. Autoreset: gymnasium ``NEXT_STEP`` (the
+    step after an episode ends ignores that env's action and starts a new
+    episode, reward 0). ``num_envs`` is 1 to 65536.
+    """
+
+    def __init__(
+        self,
+        variant: str,
+        num_envs: int,
+        seed: int = 0,
+        opponent: str | None = None,
+        threads: int | None = None,
+        **options: Any,
+    ) -> None: ...
+    @property
+    def num_envs(self) -> int:
+        """Number of games."""
+    @property
+    def num_actions(self) -> int:
+        """Length of a mask (decision action ids)."""
+    @property
+    def observation_shape(self) -> tuple[int, int, int]:
+        """``(planes, ranks, files)`` of one observation."""
+    @property
+    def opponent(self) -> str | None:
+        """The built-in opponent, or None in self-play."""
+    @property
+    def seed(self) -> int:
+        """The run seed."""
+    def reset(self, seed: int | None = None) -> _StepOut:
+        """Starts episode 0 of every env (optionally with a new seed)."""
+    def step(self, actions: npt.NDArray[np.integer[Any]]) -> _StepOut:
+        """Applies one action per env; all are validated before any is applied."""
+    def history(self, i: int) -> list[int]:
+        """Actions of env ``i``'s current episode, replayable via ``State.apply_action``."""
+    def episode(self, i: int) -> int:
+        """Env ``i``'s episode number since the last reset."""
+    def fen(self, i: int) -> str:
+        """FEN of env ``i``'s current game."""
+    def __len__(self) -> int: ...

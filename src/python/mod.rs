@@ -9,6 +9,8 @@ use pyo3::types::{PyBytes, PyDict};
 use crate::variants::{api, AnyGame, Game, GameError, Options, Termination, VARIANTS};
 use crate::with_game;
 
+mod vecenv;
+
 fn value_error(e: GameError) -> PyErr {
     PyValueError::new_err(e.0)
 }
@@ -415,6 +417,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
             .collect::<Vec<_>>(),
     )?;
     m.add_class::<PyState>()?;
+    m.add_class::<vecenv::PyVecEnv>()?;
     m.add_function(wrap_pyfunction!(variants, m)?)?;
     m.add_function(wrap_pyfunction!(num_actions, m)?)?;
     m.add_function(wrap_pyfunction!(perft, m)?)?;

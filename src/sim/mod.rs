@@ -4,6 +4,7 @@
 //! do not depend on threads or chunking.
 
 pub mod playouts;
+pub mod vecenv;
 
 use crate::board::{Move, MoveList};
 use crate::variants::{Action, Game, Node, Outcomes};

@@ -1,0 +1,82 @@
+//! Random orthodox-chess games, single thread, dicechess against a shakmaty
+//! loop with the same draw rules (checkmate/stalemate, threefold repetition
+//! with shakmaty's Zobrist keys, 50-move rule, insufficient material,
+//! max_plies 1000), in one run, alternating, median of 5. Prints plies/s.
+//!
+//! Run with `cargo bench --bench random_games_vs_shakmaty` (`--quick`).
+
+use dicechess::sim::{game_rng, play_random_game};
+use dicechess::variants::{chess::Chess, Options};
+use rand::RngExt;
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{EnPassantMode, Position};
+use std::time::Instant;
+
+/// One shakmaty random game; returns its plies. Moves are generated once per
+/// ply (the empty list is checkmate/stalemate).
+fn shakmaty_game(seed: u64, i: u64) -> u64 {
+    let mut rng = game_rng(seed, i);
+    let mut pos = shakmaty::Chess::default();
+    let key = |p: &shakmaty::Chess| -> u64 {
+        let z: Zobrist64 = p.zobrist_hash(EnPassantMode::Legal);
+        z.0
+    };
+    let mut keys = vec![key(&pos)];
+    let mut plies = 0u64;
+    loop {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return plies;
+        }
+        let last = *keys.last().expect("recorded");
+        if keys.iter().filter(|&&k| k == last).count() >= 3
+            || pos.halfmoves() >= 100
+            || pos.is_insufficient_material()
+            || plies >= 1000
+        {
+            return plies;
+        }
+        let m = moves[rng.random_range(0..moves.len())];
+        pos.play_unchecked(m);
+        plies += 1;
+        if pos.halfmoves() == 0 {
+            keys.clear();
+        }
+        keys.push(key(&pos));
+    }
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let games = if quick { 100 } else { 2000 };
+    let proto = Chess::new(&Options::new()).expect("chess");
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    for rep in 0..5u64 {
+        let t = Instant::now();
+        let mut plies = 0u64;
+        for i in 0..games {
+            let mut g = proto.clone();
+            let mut rng = game_rng(rep, i);
+            plies += play_random_game(&mut g, &mut rng).plies as u64;
+        }
+        ours.push(plies as f64 / t.elapsed().as_secs_f64());
+
+        let t = Instant::now();
+        let mut plies = 0u64;
+        for i in 0..games {
+            plies += shakmaty_game(rep, i);
+        }
+        theirs.push(plies as f64 / t.elapsed().as_secs_f64());
+    }
+    let (a, b) = (median(ours), median(theirs));
+    println!("Random chess games, single thread, median of 5 alternating runs of {games} games");
+    println!();
+    println!("| dicechess plies/s | shakmaty loop plies/s | ratio |");
+    println!("|---:|---:|---:|");
+    println!("| {a:.0} | {b:.0} | {:.2} |", a / b);
+}

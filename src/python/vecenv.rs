@@ -1,0 +1,280 @@
+//! `dicechess.VecEnv`: the binding of [`crate::sim::vecenv::VecEnv`]. The
+//! output arrays are allocated once and rewritten in place by every call,
+//! with the GIL released while the games are stepped.
+
+use numpy::{
+    PyArray1, PyArray2, PyArray4, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray,
+    PyUntypedArrayMethods,
+};
+use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use super::{options_from_kwargs, value_error};
+use crate::sim::vecenv::{Buffers, Opponent, VecEnv, MAX_ENVS};
+use crate::variants::AnyGame;
+
+/// `num_envs` games of one variant stepped together in Rust.
+#[pyclass(module = "dicechess._core", name = "VecEnv")]
+pub struct PyVecEnv {
+    inner: VecEnv,
+    obs: Py<PyArray4<f32>>,
+    mask: Py<PyArray2<bool>>,
+    rewards: Py<PyArrayDyn<f32>>,
+    terminated: Py<PyArray1<bool>>,
+    truncated: Py<PyArray1<bool>>,
+    player: Py<PyArray1<i8>>,
+    actions: Vec<i64>,
+}
+
+type StepOut<'py> = (
+    Bound<'py, PyArray4<f32>>,
+    Bound<'py, PyArray2<bool>>,
+    Bound<'py, PyArrayDyn<f32>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray1<i8>>,
+);
+
+impl PyVecEnv {
+    fn run<F>(&mut self, py: Python<'_>, f: F) -> PyResult<()>
+    where
+        F: FnOnce(&mut VecEnv, &[i64], Buffers<'_>) -> Result<(), crate::variants::GameError>
+            + Send,
+    {
+        let mut obs = self.obs.bind(py).try_readwrite()?;
+        let mut mask = self.mask.bind(py).try_readwrite()?;
+        let mut rewards = self.rewards.bind(py).try_readwrite()?;
+        let mut terminated = self.terminated.bind(py).try_readwrite()?;
+        let mut truncated = self.truncated.bind(py).try_readwrite()?;
+        let mut player = self.player.bind(py).try_readwrite()?;
+        let b = Buffers {
+            obs: obs.as_slice_mut()?,
+            mask: mask.as_slice_mut()?,
+            rewards: rewards.as_slice_mut()?,
+            terminated: terminated.as_slice_mut()?,
+            truncated: truncated.as_slice_mut()?,
+            player: player.as_slice_mut()?,
+        };
+        let (inner, actions) = (&mut self.inner, &self.actions);
+        py.detach(move || f(inner, actions, b)).map_err(value_error)
+    }
+
+    fn outputs<'py>(&self, py: Python<'py>) -> StepOut<'py> {
+        (
+            self.obs.bind(py).clone(),
+            self.mask.bind(py).clone(),
+            self.rewards.bind(py).clone(),
+            self.terminated.bind(py).clone(),
+            self.truncated.bind(py).clone(),
+            self.player.bind(py).clone(),
+        )
+    }
+
+    fn check_env(&self, i: i64) -> PyResult<usize> {
+        usize::try_from(i)
+            .ok()
+            .filter(|&i| i < self.inner.num_envs())
+            .ok_or_else(|| {
+                PyIndexError::new_err(format!(
+                    "env index must be from 0 to {}, got {i}",
+                    self.inner.num_envs() - 1
+                ))
+            })
+    }
+}
+
+#[pymethods]
+impl PyVecEnv {
+    #[new]
+    #[pyo3(signature = (variant, num_envs, seed = 0, opponent = None, threads = None, **options))]
+    fn new(
+        py: Python<'_>,
+        variant: &str,
+        num_envs: &Bound<'_, PyAny>,
+        seed: u64,
+        opponent: Option<&str>,
+        threads: Option<usize>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        if num_envs.cast::<pyo3::types::PyBool>().is_ok() {
+            return Err(PyTypeError::new_err("num_envs must be an int, got bool"));
+        }
+        let is_int = num_envs.cast::<pyo3::types::PyInt>().is_ok();
+        let n: i64 = num_envs.extract().map_err(|_| {
+            if is_int {
+                return PyValueError::new_err(format!(
+                    "num_envs must be from 1 to {MAX_ENVS}, got {num_envs}"
+                ));
+            }
+            PyTypeError::new_err(format!(
+                "num_envs must be an int, got {}",
+                num_envs
+                    .get_type()
+                    .name()
+                    .map(|s| s.to_string())
+                    .unwrap_or_default()
+            ))
+        })?;
+        if n < 1 || n > MAX_ENVS as i64 {
+            return Err(PyValueError::new_err(format!(
+                "num_envs must be from 1 to {MAX_ENVS}, got {n}"
+            )));
+        }
+        let n = n as usize;
+        let opp = opponent
+            .map(Opponent::parse)
+            .transpose()
+            .map_err(value_error)?;
+        let proto = AnyGame::new(variant, &options_from_kwargs(options)?).map_err(value_error)?;
+        let inner = VecEnv::new(proto, n, seed, opp, threads).map_err(value_error)?;
+        let [p, r, f] = inner.obs_shape();
+        let rewards = if opp.is_some() {
+            PyArrayDyn::zeros(py, vec![n], false)
+        } else {
+            PyArrayDyn::zeros(py, vec![n, 2], false)
+        };
+        Ok(PyVecEnv {
+            obs: PyArray4::zeros(py, [n, p, r, f], false).unbind(),
+            mask: PyArray2::zeros(py, [n, inner.num_actions()], false).unbind(),
+            rewards: rewards.unbind(),
+            terminated: PyArray1::zeros(py, n, false).unbind(),
+            truncated: PyArray1::zeros(py, n, false).unbind(),
+            player: PyArray1::zeros(py, n, false).unbind(),
+            inner,
+            actions: Vec::with_capacity(n),
+        })
+    }
+
+    /// Number of games.
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.inner.num_envs()
+    }
+
+    /// Number of distinct decision actions (the mask length).
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.inner.num_actions()
+    }
+
+    /// `(planes, ranks, files)` of one observation.
+    #[getter]
+    fn observation_shape(&self) -> (usize, usize, usize) {
+        let [p, r, f] = self.inner.obs_shape();
+        (p, r, f)
+    }
+
+    /// The opponent spec, or None in self-play.
+    #[getter]
+    fn opponent(&self) -> Option<&'static str> {
+        self.inner.opponent().map(|_| "random")
+    }
+
+    /// The run seed.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.inner.seed()
+    }
+
+    /// Starts episode 0 of every env; returns the output arrays
+    /// `(obs, mask, rewards, terminated, truncated, current_player)`.
+    #[pyo3(signature = (seed = None))]
+    fn reset<'py>(&mut self, py: Python<'py>, seed: Option<u64>) -> PyResult<StepOut<'py>> {
+        self.run(py, move |v, _, b| v.reset(seed, b))?;
+        Ok(self.outputs(py))
+    }
+
+    /// Applies one action per env (a 1-d integer numpy array); returns the
+    /// output arrays `(obs, mask, rewards, terminated, truncated,
+    /// current_player)`, rewritten in place by every call.
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<StepOut<'py>> {
+        let n = self.inner.num_envs();
+        let arr = actions.cast::<PyUntypedArray>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "actions must be a numpy integer array of shape ({n},), got {}",
+                actions
+                    .get_type()
+                    .name()
+                    .map(|s| s.to_string())
+                    .unwrap_or_default()
+            ))
+        })?;
+        let dtype = arr.dtype();
+        if !matches!(dtype.kind(), b'i' | b'u') {
+            return Err(PyTypeError::new_err(format!(
+                "actions must have an integer dtype, got {}",
+                dtype.str()?
+            )));
+        }
+        if arr.shape() != [n] {
+            return Err(PyValueError::new_err(format!(
+                "actions must have shape ({n},), got {:?}",
+                arr.shape()
+            )));
+        }
+        let as_i64 = py
+            .import("numpy")?
+            .call_method1("ascontiguousarray", (arr, "int64"))?;
+        if dtype.kind() == b'u' {
+            let max: u64 = py
+                .import("numpy")?
+                .call_method1("max", (arr,))?
+                .extract()
+                .unwrap_or(u64::MAX);
+            if max > i64::MAX as u64 {
+                return Err(PyValueError::new_err(format!(
+                    "action {max} is out of range (ids below {})",
+                    self.inner.num_actions()
+                )));
+            }
+        }
+        let a = as_i64.cast::<PyArray1<i64>>()?.try_readonly()?;
+        self.actions.clear();
+        self.actions.extend_from_slice(a.as_slice()?);
+        self.run(py, |v, actions, b| v.step(actions, b))?;
+        Ok(self.outputs(py))
+    }
+
+    /// Every action applied in env `i`'s current episode (chance outcomes,
+    /// the opponent's and the caller's decisions): replaying them through
+    /// `State.apply_action` reproduces the game.
+    fn history(&self, i: i64) -> PyResult<Vec<u32>> {
+        let i = self.check_env(i)?;
+        Ok(self.inner.history(i).unwrap_or_default().to_vec())
+    }
+
+    /// Env `i`'s episode number since the last `reset` (0 first).
+    fn episode(&self, i: i64) -> PyResult<u64> {
+        let i = self.check_env(i)?;
+        Ok(self.inner.episode(i).unwrap_or_default())
+    }
+
+    /// The FEN of env `i`'s current game.
+    fn fen(&self, i: i64) -> PyResult<String> {
+        let i = self.check_env(i)?;
+        Ok(self
+            .inner
+            .game(i)
+            .map(|g| crate::with_game!(g, x => crate::variants::Game::fen(x)))
+            .unwrap_or_default())
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.num_envs()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "VecEnv({:?}, num_envs={}, seed={}, opponent={:?})",
+            self.inner.game(0).map(|g| g.variant()).unwrap_or("?"),
+            self.inner.num_envs(),
+            self.inner.seed(),
+            self.opponent()
+        )
+    }
+}

@@ -1,0 +1,234 @@
+"""dicechess.VecEnv and the gymnasium VectorEnv: equality with dc.State games,
+reproducibility across thread counts, autoreset, bad input, memory."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode
+
+import dicechess as dc
+from dicechess.vector import make_vec
+
+
+def pick(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A random legal action per env (0 where nothing is legal)."""
+    out = np.zeros(len(mask), dtype=np.int64)
+    for i, m in enumerate(mask):
+        legal = np.flatnonzero(m)
+        if len(legal):
+            out[i] = rng.choice(legal)
+    return out
+
+
+def replay(variant: str, history: list[int], **options: object) -> dc.State:
+    s = dc.State(variant, **options)
+    for a in history:
+        s.apply_action(a)
+    return s
+
+
+def check_env_against_state(
+    env: dc.VecEnv, outs: tuple, i: int, variant: str, opponent: str | None, **options: object
+) -> dc.State:
+    obs, mask, rewards, terminated, truncated, player = outs
+    s = replay(variant, env.history(i), **options)
+    assert not s.is_chance_node()
+    cp = s.current_player()
+    assert player[i] == cp
+    view = 0 if (opponent is not None or cp < 0) else cp
+    assert np.array_equal(obs[i], s.observation_tensor(view))
+    if cp >= 0:
+        assert np.array_equal(mask[i], s.legal_actions_mask())
+        if opponent is not None:
+            assert cp == 0
+    else:
+        assert not mask[i].any()
+    over = s.is_terminal()
+    assert bool(truncated[i]) == (s.termination() == "max_plies")
+    assert bool(terminated[i]) == (over and s.termination() != "max_plies")
+    r = s.returns() if over else [0.0, 0.0]
+    if opponent is None:
+        assert list(rewards[i]) == r
+    else:
+        assert rewards[i] == r[0]
+    return s
+
+
+@pytest.mark.parametrize("opponent", [None, "random"])
+@pytest.mark.parametrize("variant", dc.variants())
+def test_trajectories_equal_state_games(variant: str, opponent: str | None) -> None:
+    n = 5
+    env = dc.VecEnv(variant, n, seed=11, opponent=opponent, max_plies=24)
+    rng = np.random.default_rng(5)
+    outs = env.reset()
+    done = [False] * n
+    for i in range(n):
+        assert env.episode(i) == 0
+        check_env_against_state(env, outs, i, variant, opponent, max_plies=24)
+    episodes_ended = 0
+    for _ in range(80):
+        actions = pick(outs[1], rng)
+        before = [env.history(i) for i in range(n)]
+        eps = [env.episode(i) for i in range(n)]
+        outs = env.step(actions)
+        for i in range(n):
+            h = env.history(i)
+            if done[i]:
+                # NEXT_STEP autoreset: the action was ignored, a new episode began.
+                assert env.episode(i) == eps[i] + 1
+                assert outs[2][i].tolist() == ([0.0, 0.0] if opponent is None else 0.0)
+                assert not outs[3][i] and not outs[4][i]
+            else:
+                assert env.episode(i) == eps[i]
+                assert h[: len(before[i])] == before[i]
+                assert h[len(before[i])] == actions[i]
+            check_env_against_state(env, outs, i, variant, opponent, max_plies=24)
+            done[i] = bool(outs[3][i] or outs[4][i])
+            episodes_ended += done[i]
+    assert episodes_ended > 0
+
+
+def run(threads: int | None, variant: str = "vegas", steps: int = 60) -> list[np.ndarray]:
+    env = dc.VecEnv(variant, 70, seed=3, threads=threads, max_plies=30)
+    rng = np.random.default_rng(0)
+    outs = env.reset()
+    got = [o.copy() for o in outs]
+    for _ in range(steps):
+        outs = env.step(pick(outs[1], rng))
+        got.extend(o.copy() for o in outs)
+    got.append(np.array([len(env.history(i)) for i in range(70)]))
+    return got
+
+
+def test_same_results_for_any_thread_count() -> None:
+    a, b, c = run(1), run(2), run(None)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    assert all(np.array_equal(x, y) for x, y in zip(a, c))
+
+
+def test_seed_changes_games_and_reset_reseeds() -> None:
+    e1 = dc.VecEnv("vegas", 4, seed=1)
+    e2 = dc.VecEnv("vegas", 4, seed=2)
+    e1.reset()
+    e2.reset()
+    assert [e1.history(i) for i in range(4)] != [e2.history(i) for i in range(4)]
+    h = [e1.history(i) for i in range(4)]
+    e1.reset(seed=2)
+    assert [e1.history(i) for i in range(4)] == [e2.history(i) for i in range(4)]
+    e1.reset(seed=1)
+    assert [e1.history(i) for i in range(4)] == h
+    assert e1.seed == 1
+
+
+def test_buffers_are_reused_and_shapes() -> None:
+    env = dc.VecEnv("chess", 3)
+    obs, mask, rew, te, tr, cp = env.reset()
+    assert obs.shape == (3, *env.observation_shape) and obs.dtype == np.float32
+    assert mask.shape == (3, dc.num_actions("chess")) and mask.dtype == np.bool_
+    assert rew.shape == (3, 2) and te.dtype == np.bool_ and cp.dtype == np.int8
+    assert mask.sum(axis=1).tolist() == [20, 20, 20]
+    out2 = env.step(np.array([np.flatnonzero(m)[0] for m in mask]))
+    assert out2[0] is obs and out2[1] is mask
+    assert cp.tolist() == [1, 1, 1]
+    assert len(env) == 3 and "chess" in repr(env)
+
+
+def test_bad_counts() -> None:
+    for bad in (0, -1, -(10**12)):
+        with pytest.raises(ValueError, match="num_envs must be from 1 to"):
+            dc.VecEnv("chess", bad)
+    with pytest.raises(ValueError, match="65536"):
+        dc.VecEnv("chess", 10**9)
+    with pytest.raises(ValueError, match="65536"):
+        dc.VecEnv("chess", 2**70)
+    with pytest.raises(TypeError, match="num_envs must be an int"):
+        dc.VecEnv("chess", 2.5)
+    with pytest.raises(TypeError, match="num_envs must be an int"):
+        dc.VecEnv("chess", True)
+    with pytest.raises(ValueError, match="unknown opponent"):
+        dc.VecEnv("chess", 2, opponent="stockfish")
+    with pytest.raises(ValueError, match="unknown variant"):
+        dc.VecEnv("checkers", 2)
+    with pytest.raises(ValueError, match="threads must be at least 1"):
+        dc.VecEnv("chess", 2, threads=0)
+    with pytest.raises(ValueError, match="already terminal"):
+        dc.VecEnv("chess", 2, fen="7k/5QQ1/8/8/8/8/8/K7 b - - 0 1")
+
+
+def test_bad_actions_change_nothing() -> None:
+    env = dc.VecEnv("chess", 3)
+    _, mask, *_ = env.reset()
+    good = np.array([np.flatnonzero(m)[0] for m in mask])
+    before = [env.history(i) for i in range(3)]
+    with pytest.raises(TypeError, match="integer dtype"):
+        env.step(good.astype(np.float64))
+    with pytest.raises(TypeError, match="integer dtype"):
+        env.step(np.ones(3, dtype=bool))
+    with pytest.raises(TypeError, match="numpy integer array"):
+        env.step([1, 2, 3])
+    with pytest.raises(ValueError, match=r"shape \(3,\)"):
+        env.step(good[:2])
+    with pytest.raises(ValueError, match=r"shape \(3,\)"):
+        env.step(good.reshape(1, 3))
+    for bad_value in (-1, 10**6, 0):
+        acts = good.copy()
+        acts[2] = bad_value
+        with pytest.raises(
+            ValueError, match=rf"env 2: action {bad_value} is not legal; there are 20"
+        ):
+            env.step(acts)
+    with pytest.raises(ValueError, match="out of range"):
+        env.step(np.full(3, 2**63 + 5, dtype=np.uint64))
+    assert [env.history(i) for i in range(3)] == before
+    with pytest.raises(IndexError):
+        env.history(3)
+    env.step(good.astype(np.int32))
+    assert all(env.history(i) == [int(good[i])] for i in range(3))
+
+
+def test_gymnasium_vector_env() -> None:
+    venv = make_vec("vegas", 4, seed=2, max_plies=20)
+    assert venv.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    obs, info = venv.reset(seed=9)
+    assert obs.shape == (4, *venv.single_observation_space.shape)
+    assert venv.single_action_space.n == dc.num_actions("vegas")
+    rng = np.random.default_rng(1)
+    prev_done = np.zeros(4, dtype=bool)
+    ended = 0
+    for _ in range(60):
+        obs, rew, term, trunc, info = venv.step(pick(info["action_mask"], rng))
+        assert rew.shape == (4,) and rew.dtype == np.float32
+        assert (rew[prev_done] == 0).all() and not (term | trunc)[prev_done].any()
+        assert info["action_mask"][~(term | trunc)].any(axis=1).all()
+        prev_done = (term | trunc).copy()
+        ended += int(prev_done.sum())
+    assert ended > 0
+    with pytest.raises(ValueError, match="needs an opponent"):
+        make_vec("chess", 2, opponent=None)
+
+
+@pytest.mark.slow
+def test_memory_stays_flat_over_10_million_steps() -> None:
+    import os
+
+    page = os.sysconf("SC_PAGE_SIZE")
+
+    def rss() -> int:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * page
+
+    n = 1000
+    env = dc.VecEnv("chess", n, seed=1, max_plies=200)
+    _, mask, *_ = env.reset()
+    # First legal action of each env: deterministic and cheap to compute.
+    first = np.argmax(mask, axis=1)
+    for _ in range(200):
+        env.step(first)
+        np.argmax(mask, axis=1, out=first)
+    start = rss()
+    for _ in range(10_000_000 // n):
+        env.step(first)
+        np.argmax(mask, axis=1, out=first)
+    grown = rss() - start
+    assert grown < 10 * 2**20, f"resident memory grew by {grown / 2**20:.1f} MB"
