@@ -14,6 +14,7 @@ this package re-exports it and adds the Python-side tooling.
 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2'
 """
 
+from . import sim
 from ._core import (
     CHANCE,
     TERMINAL,
@@ -21,10 +22,10 @@ from ._core import (
     State,
     __version__,
     num_actions,
+    observation_planes,
     perft,
     variants,
 )
-from . import sim
 from .sim import PlayoutResult, playouts
 
 __all__ = [
@@ -34,8 +35,26 @@ __all__ = [
     "State",
     "__version__",
     "num_actions",
+    "observation_planes",
     "perft",
     "variants",
     "PlayoutResult",
     "playouts",
+    "sim",
 ]
+
+
+def _register_gym_envs() -> None:
+    """Registers ``dicechess/<Variant>-v0`` with gymnasium if it is installed
+    (gymnasium is an optional dependency: ``pip install 'dicechess[gym]'``)."""
+    import importlib.util
+
+    if importlib.util.find_spec("gymnasium") is None:
+        return
+    try:
+        from . import gym as _gym  # noqa: F401  (registers on import)
+    except ImportError:  # pragma: no cover - a broken gymnasium install
+        pass
+
+
+_register_gym_envs()

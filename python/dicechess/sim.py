@@ -63,7 +63,9 @@ class PlayoutResult:
             return {"games": 0}
         w = self.winner
         # The colour of the winner at the end (per-player results, RULES §5).
-        winner_color = np.where(w >= 0, np.where(w == 0, self.player0_color, 1 - self.player0_color), -1)
+        winner_color = np.where(
+            w >= 0, np.where(w == 0, self.player0_color, 1 - self.player0_color), -1
+        )
         reasons = Counter(_core.TERMINATIONS[int(t)] for t in self.termination)
         return {
             "games": n,
