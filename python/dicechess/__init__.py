@@ -23,6 +23,7 @@ from ._core import (
     VecEnv,
     __version__,
     num_actions,
+    observation_planes,
     perft,
     variants,
 )
@@ -36,9 +37,26 @@ __all__ = [
     "VecEnv",
     "__version__",
     "num_actions",
+    "observation_planes",
     "perft",
     "variants",
     "PlayoutResult",
     "playouts",
     "sim",
 ]
+
+
+def _register_gym_envs() -> None:
+    """Registers ``dicechess/<Variant>-v0`` with gymnasium if it is installed
+    (gymnasium is an optional dependency: ``pip install 'dicechess[gym]'``)."""
+    import importlib.util
+
+    if importlib.util.find_spec("gymnasium") is None:
+        return
+    try:
+        from . import gym as _gym  # noqa: F401  (registers on import)
+    except ImportError:  # pragma: no cover - a broken gymnasium install
+        pass
+
+
+_register_gym_envs()

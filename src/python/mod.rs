@@ -92,10 +92,12 @@ impl PyState {
         with_game!(&self.game, g => api::current_player(g))
     }
 
+    /// Whether chance (a dice roll) acts next.
     fn is_chance_node(&self) -> bool {
         self.current_player() == -1
     }
 
+    /// Whether the game is over.
     fn is_terminal(&self) -> bool {
         self.current_player() == -4
     }
@@ -277,6 +279,7 @@ impl PyState {
         PyArray1::from_vec(py, data).reshape(shape)
     }
 
+    /// An independent copy of the state.
     fn clone(&self) -> PyState {
         Clone::clone(self)
     }
@@ -304,6 +307,15 @@ impl PyState {
         with_game!(&self.game, g => api::pretty(g))
     }
 
+    /// Jupyter display: an SVG board drawn by `dicechess.render.svg`.
+    fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let py = slf.py();
+        py.import("dicechess.render")?
+            .getattr("svg")?
+            .call1((slf,))?
+            .extract()
+    }
+
     fn __repr__(&self) -> String {
         format!("State({:?}, fen={:?})", self.game.variant(), self.fen())
     }
@@ -328,6 +340,17 @@ fn variants() -> Vec<&'static str> {
 fn num_actions(variant: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<usize> {
     let g = AnyGame::new(variant, &options_from_kwargs(options)?).map_err(value_error)?;
     Ok(with_game!(&g, g => g.layout().num_actions()))
+}
+
+/// Names of the observation planes of `variant` (with options), in order.
+#[pyfunction]
+#[pyo3(signature = (variant, **options))]
+fn observation_planes(
+    variant: &str,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Vec<&'static str>> {
+    let g = AnyGame::new(variant, &options_from_kwargs(options)?).map_err(value_error)?;
+    Ok(with_game!(&g, g => api::observation_planes(g)))
 }
 
 /// Perft: leaf nodes at `depth`. For `chess`, the orthodox move tree with bulk
@@ -420,6 +443,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<vecenv::PyVecEnv>()?;
     m.add_function(wrap_pyfunction!(variants, m)?)?;
     m.add_function(wrap_pyfunction!(num_actions, m)?)?;
+    m.add_function(wrap_pyfunction!(observation_planes, m)?)?;
     m.add_function(wrap_pyfunction!(perft, m)?)?;
     m.add_function(wrap_pyfunction!(_state_from_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(_random_playouts, m)?)?;

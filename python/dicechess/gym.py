@@ -1,0 +1,332 @@
+"""Gymnasium single-agent environments: ``dicechess/<Variant>-v0``.
+
+Importing this module registers ``dicechess/Chess-v0``, ``Cubic-v0``,
+``Fluky-v0``, ``Metamorph-v0``, ``RandomMoveNumber-v0`` and ``Vegas-v0``
+(``import dicechess`` does it too when gymnasium is installed)::
+
+    import gymnasium, dicechess.gym
+    env = gymnasium.make("dicechess/Vegas-v0", opponent="random", agent_player="random")
+    obs, info = env.reset(seed=0)
+    obs, reward, terminated, truncated, info = env.step(int(obs["action_mask"].argmax()))
+
+The agent plays one side; the opponent (``"random"``, a callable
+``state -> action``, or an agent spec for ``dicechess.Agent``) plays the other
+and the dice are rolled with the env's seeded ``np_random``. The reward is
++1/-1/0 at the end of the game from the agent's side; ``truncated`` is set when
+the game stops at ``max_plies``. Variant options (``max_plies``, ``fen``,
+``die_faces``, …) pass through ``gymnasium.make``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Union
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from . import _core
+from ._core import State
+
+__all__ = [
+    "ENV_IDS",
+    "DiceChessEnv",
+    "LegalDiscrete",
+    "register_envs",
+    "resolve_opponent",
+    "sample_chance",
+]
+
+#: Gymnasium id suffix -> variant name.
+ENV_IDS = {
+    "Chess": "chess",
+    "Cubic": "cubic",
+    "Fluky": "fluky",
+    "Metamorph": "metamorph",
+    "RandomMoveNumber": "random_move_number",
+    "Vegas": "vegas",
+}
+
+#: Terminations that are truncations, not game results.
+TRUNCATIONS = frozenset({"max_plies"})
+
+Opponent = Union[str, Callable[[State], int]]
+
+
+def register_envs() -> None:
+    """Registers ``dicechess/<Variant>-v0`` with gymnasium (idempotent)."""
+    for name, variant in ENV_IDS.items():
+        env_id = f"dicechess/{name}-v0"
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                id=env_id,
+                entry_point="dicechess.gym:DiceChessEnv",
+                kwargs={"variant": variant},
+                disable_env_checker=False,
+            )
+
+
+def sample_chance(state: State, rng: np.random.Generator) -> int:
+    """Samples a chance outcome id of ``state`` with ``rng``."""
+    outcomes = state.chance_outcomes()
+    probs = np.array([p for _, p in outcomes], dtype=np.float64)
+    i = int(rng.choice(len(outcomes), p=probs / probs.sum()))
+    return int(outcomes[i][0])
+
+
+class _RandomOpponent:
+    """Uniformly random legal actions from the env's RNG (picklable)."""
+
+    def __init__(self, env: DiceChessEnv) -> None:
+        self.env = env
+
+    def __call__(self, state: State) -> int:
+        legal = state.legal_actions()
+        return int(legal[int(self.env.np_random.integers(len(legal)))])
+
+
+def resolve_opponent(spec: Opponent, seed: int, env: DiceChessEnv) -> Callable[[State], int]:
+    """Turns an opponent spec into a callable ``state -> action``.
+
+    ``"random"``: uniform over legal actions (env RNG); a callable: used as is;
+    any other string: ``dicechess.Agent(spec, seed=seed)`` when that class exists.
+    """
+    if callable(spec):
+        return spec
+    if not isinstance(spec, str):
+        raise TypeError(
+            f"opponent must be 'random', a callable state -> action or an agent spec string, "
+            f"got {type(spec).__name__}"
+        )
+    if spec == "random":
+        return _RandomOpponent(env)
+    import dicechess
+
+    agent_cls = getattr(dicechess, "Agent", None)
+    if agent_cls is None:
+        raise ValueError(
+            f"unknown opponent {spec!r}: valid opponents are 'random' or a callable "
+            "state -> action (agent specs need dicechess.Agent, not available in this version)"
+        )
+    agent = agent_cls(spec, seed=seed)
+    for name in ("__call__", "act", "select_action", "step"):
+        fn = getattr(agent, name, None)
+        if callable(fn):
+            return fn
+    raise ValueError(f"dicechess.Agent({spec!r}) has no way to choose an action")
+
+
+def check_action(action: Any) -> int:
+    """Validates an action's type: a Python or numpy integer (0-d arrays too).
+
+    Raises ``TypeError`` for other types and ``ValueError`` for arrays that are
+    not 0-d.
+    """
+    if isinstance(action, np.ndarray):
+        if action.shape not in ((), (1,)):
+            raise ValueError(
+                f"action must be a scalar integer, got an array of shape {action.shape}"
+            )
+        if not np.issubdtype(action.dtype, np.integer):
+            raise TypeError(f"action must be an integer, got an array of dtype {action.dtype}")
+        return int(action.reshape(()))
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise TypeError(f"action must be an integer action id, got {type(action).__name__}")
+    return int(action)
+
+
+class LegalDiscrete(spaces.Discrete):
+    """``Discrete(num_actions)`` whose ``sample()`` without a mask draws a legal
+    action of the env's current state (illegal actions raise in ``step``)."""
+
+    def __init__(self, n: int, env: Any = None) -> None:
+        super().__init__(n)
+        self.env = env
+
+    def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
+        """A uniformly random action; legal ones only when no mask is given."""
+        if mask is None and probability is None and self.env is not None:
+            legal = self.env.action_masks().astype(np.int8)
+            if legal.any():
+                mask = legal
+        return super().sample(mask=mask, probability=probability)
+
+
+class DiceChessEnv(gymnasium.Env):
+    """One dice-chess variant as a single-agent Gymnasium env.
+
+    Args:
+        variant: a name from ``dicechess.variants()``.
+        opponent: ``"random"``, a callable ``state -> action`` (gets a copy of
+            the state), or an agent spec for ``dicechess.Agent(spec, seed=...)``.
+        agent_player: 0, 1 or ``"random"`` (drawn at each reset).
+        render_mode: None, ``"ansi"`` or ``"rgb_array"``.
+        **options: variant options for ``dicechess.State`` (``max_plies``,
+            ``fen``, ``die_faces``, …).
+
+    Observations are ``{"observation": float32 (planes, ranks, files),
+    "action_mask": int8 (num_actions,)}`` from the agent's point of view.
+    """
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
+
+    def __init__(
+        self,
+        variant: str = "chess",
+        opponent: Opponent = "random",
+        agent_player: int | str = 0,
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        if agent_player not in (0, 1, "random") or isinstance(agent_player, bool):
+            raise ValueError(f"agent_player must be 0, 1 or 'random', got {agent_player!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
+            )
+        proto = State(variant, **options)  # validates variant and options
+        self.variant = variant
+        self.options = dict(options)
+        self.render_mode = render_mode
+        self._agent_player_opt = agent_player
+        self._opponent_spec = opponent
+        # validate the spec eagerly (callable, "random", or Agent spec)
+        resolve_opponent(opponent, 0, self)
+        self._opponent: Callable[[State], int] | None = None
+        self.num_actions = proto.num_actions()
+        self.planes = proto.observation_planes()
+        shape = proto.observation_tensor().shape
+        self.observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, shape=shape, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, shape=(self.num_actions,), dtype=np.int8),
+            }
+        )
+        self.action_space = LegalDiscrete(self.num_actions, self)
+        self.state = proto
+        self.agent_player = 0 if agent_player == "random" else int(agent_player)
+        self._done = True
+        self._rolls: list[str] = []
+
+    # ---- helpers -------------------------------------------------------
+
+    def _advance(self) -> list[int]:
+        """Plays chance and the opponent until the agent decides or the game
+        ends; returns the opponent's actions."""
+        played = []
+        s = self.state
+        while not s.is_terminal():
+            p = s.current_player()
+            if p == _core.CHANCE:
+                a = sample_chance(s, self.np_random)
+                self._rolls.append(s.action_to_string(a))
+                s.apply_action(a)
+            elif p == self.agent_player:
+                break
+            else:
+                assert self._opponent is not None
+                a = int(self._opponent(s.clone()))
+                legal = s.legal_actions()
+                if a not in legal:
+                    raise ValueError(
+                        f"the opponent chose action {a}, which is illegal here "
+                        f"({len(legal)} legal actions)"
+                    )
+                played.append(a)
+                s.apply_action(a)
+        return played
+
+    def _mask(self) -> np.ndarray:
+        s = self.state
+        if s.current_player() != self.agent_player:
+            return np.zeros(self.num_actions, dtype=np.int8)
+        return s.legal_actions_mask().astype(np.int8)
+
+    def _obs(self) -> dict[str, np.ndarray]:
+        return {
+            "observation": self.state.observation_tensor(self.agent_player),
+            "action_mask": self._mask(),
+        }
+
+    def _info(self, opponent_actions: list[int]) -> dict[str, Any]:
+        s = self.state
+        return {
+            "termination": s.termination(),
+            "dice": s.dice,
+            "rolls": list(self._rolls),
+            "agent_player": self.agent_player,
+            "opponent_actions": opponent_actions,
+            "plies": s.plies,
+            "fen": s.fen(),
+        }
+
+    # ---- gymnasium API -------------------------------------------------
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean legal-action mask (sb3-contrib ``MaskablePPO``)."""
+        return self._mask().astype(bool)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Starts a new game. ``options`` may override variant options for
+        this episode (e.g. ``{"fen": ...}``)."""
+        super().reset(seed=seed)
+        opts = dict(self.options)
+        if options:
+            opts.update(options)
+        self.state = State(self.variant, **opts)
+        if self._agent_player_opt == "random":
+            self.agent_player = int(self.np_random.integers(2))
+        opp_seed = int(self.np_random.integers(2**63 - 1))
+        self._opponent = resolve_opponent(self._opponent_spec, opp_seed, self)
+        self._rolls = []
+        self._done = False
+        played = self._advance()
+        if self.state.is_terminal():
+            self._done = True
+        return self._obs(), self._info(played)
+
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        """Plays the agent's action, then chance and the opponent.
+
+        Raises ``RuntimeError`` after the end of the episode (call ``reset``),
+        ``TypeError``/``ValueError`` for a non-integer or illegal action (the
+        state is unchanged).
+        """
+        if self._done:
+            raise RuntimeError("step() called after the episode ended; call reset() first")
+        a = check_action(action)
+        legal = self.state.legal_actions()
+        if a not in legal:
+            raise ValueError(
+                f"illegal action {a} for player {self.agent_player}: "
+                f"{len(legal)} legal actions here (see obs['action_mask'])"
+            )
+        self._rolls = []
+        self.state.apply_action(a)
+        played = self._advance()
+        s = self.state
+        terminated = truncated = False
+        reward = 0.0
+        if s.is_terminal():
+            self._done = True
+            if s.termination() in TRUNCATIONS:
+                truncated = True
+            else:
+                terminated = True
+            reward = float(s.returns()[self.agent_player])
+        return self._obs(), reward, terminated, truncated, self._info(played)
+
+    def render(self) -> Any:
+        """``"ansi"``: the text diagram; ``"rgb_array"``: an image array."""
+        from . import render
+
+        if self.render_mode == "ansi":
+            return render.ansi(self.state)
+        if self.render_mode == "rgb_array":
+            return render.rgb_array(self.state)
+        return None
+
+
+register_envs()

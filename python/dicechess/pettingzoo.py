@@ -1,0 +1,201 @@
+"""PettingZoo AEC environment for two learners.
+
+>>> from dicechess.pettingzoo import env
+>>> e = env("vegas")
+>>> e.reset(seed=0)
+>>> obs, reward, termination, truncation, info = e.last()
+>>> sorted(obs)
+['action_mask', 'observation']
+
+Agents are ``player_0`` and ``player_1`` (players, not colours: in Random Move
+Number Chess the colours are drawn). Chance (dice) is resolved inside the env
+with its seeded RNG; a player who is not deciding sees an all-zero action mask.
+In Random Move Number Chess a turn has several moves, so the same agent can act
+several times in a row.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ._core import State
+from .gym import TRUNCATIONS, check_action, sample_chance
+
+__all__ = ["env", "raw_env"]
+
+AGENTS = ["player_0", "player_1"]
+
+
+def env(variant: str = "chess", render_mode: str | None = None, **options: Any) -> AECEnv:
+    """The AEC env wrapped with PettingZoo's order-enforcing wrapper."""
+    e: AECEnv = raw_env(variant, render_mode=render_mode, **options)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+class raw_env(AECEnv):
+    """The unwrapped AEC env for ``variant`` (options go to ``dicechess.State``)."""
+
+    metadata: dict[str, Any] = {
+        "render_modes": ["ansi", "rgb_array"],
+        "name": "dicechess_v0",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(self, variant: str = "chess", render_mode: str | None = None, **options: Any):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
+            )
+        proto = State(variant, **options)
+        self.variant = variant
+        self.options = dict(options)
+        self.render_mode = render_mode
+        self.num_actions = proto.num_actions()
+        shape = proto.observation_tensor().shape
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        self.agent_name_mapping = {a: i for i, a in enumerate(AGENTS)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, shape=shape, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, shape=(self.num_actions,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in AGENTS}
+        self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in AGENTS}
+        self.state_ = proto
+        self._np_random = np.random.default_rng()
+        self.rewards = {a: 0.0 for a in AGENTS}
+        self._cumulative_rewards = {a: 0.0 for a in AGENTS}
+        self.terminations = {a: False for a in AGENTS}
+        self.truncations = {a: False for a in AGENTS}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
+        self.agent_selection = AGENTS[0]
+        self._rolls: list[str] = []
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        """The observation space of ``agent`` (the same for both)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """The action space of ``agent`` (the same for both)."""
+        return self.action_spaces[agent]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``{"observation", "action_mask"}`` from ``agent``'s point of view;
+        the mask is all zero unless ``agent`` is deciding."""
+        p = self.agent_name_mapping[agent]
+        s = self.state_
+        if s.current_player() == p:
+            mask = s.legal_actions_mask().astype(np.int8)
+        else:
+            mask = np.zeros(self.num_actions, dtype=np.int8)
+        return {"observation": s.observation_tensor(p), "action_mask": mask}
+
+    def _resolve_chance(self) -> None:
+        s = self.state_
+        while s.is_chance_node():
+            a = sample_chance(s, self._np_random)
+            self._rolls.append(s.action_to_string(a))
+            s.apply_action(a)
+
+    def _update_infos(self) -> None:
+        s = self.state_
+        for a in self.agents:
+            self.infos[a] = {
+                "termination": s.termination(),
+                "dice": s.dice,
+                "rolls": list(self._rolls),
+                "plies": s.plies,
+            }
+
+    def _select(self) -> None:
+        p = self.state_.current_player()
+        if p in (0, 1):
+            self.agent_selection = AGENTS[p]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Starts a new game; ``seed`` seeds the dice. ``options`` is accepted
+        for API compatibility and ignored, as in PettingZoo's classic envs
+        (variant options are given to ``env(variant, **options)``)."""
+        if seed is not None:
+            self._np_random = np.random.default_rng(seed)
+        self.state_ = State(self.variant, **self.options)
+        self.agents = list(AGENTS)
+        self.rewards = {a: 0.0 for a in AGENTS}
+        self._cumulative_rewards = {a: 0.0 for a in AGENTS}
+        self.terminations = {a: False for a in AGENTS}
+        self.truncations = {a: False for a in AGENTS}
+        self._rolls = []
+        self._resolve_chance()
+        self.agent_selection = AGENTS[0]
+        self._select()
+        self._finish_if_over()
+        self._update_infos()
+
+    def _finish_if_over(self) -> None:
+        s = self.state_
+        if s.is_terminal():
+            r = s.returns()
+            trunc = s.termination() in TRUNCATIONS
+            for i, a in enumerate(AGENTS):
+                self.rewards[a] = float(r[i])
+                if trunc:
+                    self.truncations[a] = True
+                else:
+                    self.terminations[a] = True
+
+    def step(self, action: Any) -> None:
+        """Plays ``action`` for ``agent_selection``; ``None`` removes a done agent.
+
+        Raises ``TypeError``/``ValueError`` for a non-integer or illegal action
+        (the state unchanged).
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        a = check_action(action)
+        s = self.state_
+        legal = s.legal_actions()
+        if a not in legal:
+            raise ValueError(
+                f"illegal action {a} for {agent}: {len(legal)} legal actions here "
+                "(see the observation's action_mask)"
+            )
+        self._cumulative_rewards[agent] = 0.0
+        self._rolls = []
+        s.apply_action(a)
+        self._resolve_chance()
+        for x in AGENTS:
+            self.rewards[x] = 0.0
+        self._finish_if_over()
+        if not s.is_terminal():
+            self._select()
+        self._update_infos()
+        self._accumulate_rewards()
+
+    def state(self) -> np.ndarray:
+        """A global view: player 0's observation tensor."""
+        return self.state_.observation_tensor(0)
+
+    def render(self) -> Any:
+        """``"ansi"``: the text diagram; ``"rgb_array"``: an image array."""
+        from . import render
+
+        if self.render_mode == "ansi":
+            return render.ansi(self.state_)
+        if self.render_mode == "rgb_array":
+            return render.rgb_array(self.state_)
+        return None
+
+    def close(self) -> None:
+        """Nothing to release."""

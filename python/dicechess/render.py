@@ -1,0 +1,209 @@
+"""Drawing states: text (ANSI), SVG (Jupyter) and RGB arrays (Pillow).
+
+Only what the public API shows is drawn: the board from ``state.fen()``, and the
+status lines of ``str(state)`` (player to move, dice, stocks, pending rolls, …).
+Vegas rolls (``state.dice``) are also drawn as two dice faces.
+
+>>> import dicechess as dc
+>>> s = dc.State("chess")
+>>> svg(s).startswith("<svg")
+True
+>>> rgb_array(s).shape[2]
+3
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+from xml.sax.saxutils import escape
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+    import numpy.typing as npt
+
+    from ._core import State
+
+__all__ = ["ansi", "board", "caption", "dice_faces", "rgb_array", "svg"]
+
+_GLYPHS = {
+    "K": "\u2654",
+    "Q": "\u2655",
+    "R": "\u2656",
+    "B": "\u2657",
+    "N": "\u2658",
+    "P": "\u2659",
+    "k": "\u265a",
+    "q": "\u265b",
+    "r": "\u265c",
+    "b": "\u265d",
+    "n": "\u265e",
+    "p": "\u265f",
+}
+_LIGHT = (240, 217, 181)
+_DARK = (181, 136, 99)
+_LIGHT_HEX = "#f0d9b5"
+_DARK_HEX = "#b58863"
+
+
+def board(state: State) -> list[list[str | None]]:
+    """The board as rows from the top rank down: piece letters (``"K"`` white
+    king, ``"p"`` black pawn) or None, read from the first field of the FEN."""
+    placement = state.fen().split()[0].split("[")[0]
+    rows: list[list[str | None]] = []
+    for rank in placement.split("/"):
+        row: list[str | None] = []
+        digits = ""
+        for ch in rank:
+            if ch.isdigit():
+                digits += ch
+                continue
+            if digits:
+                row.extend([None] * int(digits))
+                digits = ""
+            if ch.isalpha():
+                row.append(ch)
+            # other characters (variant markers such as "~") are not pieces
+        if digits:
+            row.extend([None] * int(digits))
+        rows.append(row)
+    return rows
+
+
+def caption(state: State) -> list[str]:
+    """The status lines of ``str(state)`` (everything after the board diagram,
+    without the FEN line)."""
+    lines = str(state).splitlines()
+    keys = ("player ", "chance node", "game over")
+    start = next((i for i, ln in enumerate(lines) if ln.startswith(keys)), len(lines))
+    return [ln for ln in lines[start:] if not ln.startswith("fen: ")]
+
+
+def dice_faces(state: State) -> list[str]:
+    """The dice shown to the player deciding: Vegas's roll as two faces (piece
+    letters, ``"*"`` for the wild face); empty when no roll is shown."""
+    d = getattr(state, "dice", None)
+    return list(d) if d else []
+
+
+def ansi(state: State) -> str:
+    """``str(state)``: the board diagram and the status lines."""
+    return str(state)
+
+
+def svg(state: State, size: int = 360) -> str:
+    """An SVG drawing of the state: board, pieces, dice faces and status."""
+    rows = board(state)
+    nr = len(rows)
+    nf = max((len(r) for r in rows), default=8)
+    sq = size / max(nr, nf)
+    lines = caption(state)
+    faces = dice_faces(state)
+    line_h = 16
+    dice_h = sq * 0.8 + 8 if faces else 0
+    width = nf * sq
+    height = nr * sq + dice_h + line_h * len(lines) + 8
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+        f'viewBox="0 0 {width:.1f} {height:.1f}">',
+        f'<rect width="{width:.1f}" height="{height:.1f}" fill="white"/>',
+    ]
+    for r, row in enumerate(rows):
+        for f in range(nf):
+            color = _DARK_HEX if (nr - 1 - r + f) % 2 == 0 else _LIGHT_HEX  # a1 dark
+            x, y = f * sq, r * sq
+            out.append(
+                f'<rect x="{x:.1f}" y="{y:.1f}" width="{sq:.1f}" height="{sq:.1f}" fill="{color}"/>'
+            )
+            piece = row[f] if f < len(row) else None
+            if piece:
+                glyph = _GLYPHS.get(piece, escape(piece))
+                out.append(
+                    f'<text x="{x + sq / 2:.1f}" y="{y + sq * 0.78:.1f}" '
+                    f'font-size="{sq * 0.8:.1f}" text-anchor="middle" class="piece" '
+                    f'data-piece="{escape(piece)}">{glyph}</text>'
+                )
+    y0 = nr * sq + 4
+    for i, face in enumerate(faces):
+        x = 4 + i * (sq * 0.8 + 8)
+        d = sq * 0.8
+        glyph = _GLYPHS.get(face.upper(), escape(face))
+        out.append(
+            f'<rect x="{x:.1f}" y="{y0:.1f}" width="{d:.1f}" height="{d:.1f}" rx="{d / 8:.1f}" '
+            f'fill="white" stroke="black" stroke-width="2" class="die"/>'
+        )
+        out.append(
+            f'<text x="{x + d / 2:.1f}" y="{y0 + d * 0.78:.1f}" font-size="{d * 0.75:.1f}" '
+            f'text-anchor="middle">{glyph}</text>'
+        )
+    y = nr * sq + dice_h + line_h
+    for ln in lines:
+        out.append(
+            f'<text x="4" y="{y:.1f}" font-size="12" font-family="monospace">{escape(ln)}</text>'
+        )
+        y += line_h
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def rgb_array(state: State, square: int = 48) -> npt.NDArray[np.uint8]:
+    """An RGB image ``(height, width, 3)`` uint8 of the board, the pieces (a
+    disc with the piece letter), the dice faces and the status lines. Needs
+    Pillow (``pip install dicechess[render]``)."""
+    import numpy as np
+
+    try:
+        from PIL import Image, ImageDraw, ImageFont
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "render_mode='rgb_array' needs Pillow: pip install 'dicechess[render]'"
+        ) from e
+    rows = board(state)
+    nr = len(rows)
+    nf = max((len(r) for r in rows), default=8)
+    lines = caption(state)
+    faces = dice_faces(state)
+    line_h = 14
+    dice_h = square + 8 if faces else 0
+    w = nf * square
+    h = nr * square + dice_h + line_h * len(lines) + 6
+    img = Image.new("RGB", (w, h), (255, 255, 255))
+    draw = ImageDraw.Draw(img)
+    font: Any
+    try:
+        font = ImageFont.load_default(size=square // 2)
+        small: Any = ImageFont.load_default(size=11)
+    except TypeError:  # pragma: no cover - Pillow < 10.1
+        font = small = ImageFont.load_default()
+
+    def piece_disc(x: int, y: int, piece: str, d: int) -> None:
+        white = piece.isupper()
+        m = d // 8
+        fill = (250, 250, 250) if white else (30, 30, 30)
+        draw.ellipse([x + m, y + m, x + d - m, y + d - m], fill=fill, outline=(0, 0, 0), width=2)
+        ink = (0, 0, 0) if white else (255, 255, 255)
+        draw.text((x + d / 2, y + d / 2), piece.upper(), fill=ink, font=font, anchor="mm")
+
+    for r, row in enumerate(rows):
+        for f in range(nf):
+            x, y = f * square, r * square
+            color = _DARK if (nr - 1 - r + f) % 2 == 0 else _LIGHT  # a1 dark
+            draw.rectangle([x, y, x + square - 1, y + square - 1], fill=color)
+            piece = row[f] if f < len(row) else None
+            if piece:
+                piece_disc(x, y, piece, square)
+    y0 = nr * square + 4
+    for i, face in enumerate(faces):
+        x = 4 + i * (square + 8)
+        draw.rounded_rectangle(
+            [x, y0, x + square - 1, y0 + square - 1],
+            radius=square // 8,
+            fill=(255, 255, 255),
+            outline=(0, 0, 0),
+            width=2,
+        )
+        draw.text((x + square / 2, y0 + square / 2), face, fill=(0, 0, 0), font=font, anchor="mm")
+    y = nr * square + dice_h + 2
+    for ln in lines:
+        draw.text((4, y), ln, fill=(0, 0, 0), font=small)
+        y += line_h
+    return np.asarray(img, dtype=np.uint8)

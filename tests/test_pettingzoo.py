@@ -1,0 +1,133 @@
+"""PettingZoo AEC env: api_test, seed_test, masks, multi-move turns, pickling."""
+
+import pickle
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+import dicechess as dc  # noqa: E402
+from dicechess.pettingzoo import env as make_env  # noqa: E402
+from dicechess.pettingzoo import raw_env  # noqa: E402
+
+VARIANTS = dc.variants()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_api_test(variant):
+    api_test(make_env(variant, max_plies=60), num_cycles=200)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_seed_test(variant):
+    seed_test(lambda: make_env(variant, max_plies=60), num_cycles=50)
+
+
+def play(e, seed, limit=2000):
+    e.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    trace = []
+    for agent in e.agent_iter(limit):
+        obs, reward, term, trunc, info = e.last()
+        if term or trunc:
+            trace.append((agent, reward))
+            e.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        a = int(rng.choice(legal))
+        trace.append((agent, a))
+        e.step(a)
+    return trace
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_masks_and_game_flow(variant):
+    e = raw_env(variant, max_plies=150)
+    for seed in range(3):
+        e.reset(seed=seed)
+        repeats = 0
+        prev = None
+        while True:
+            agent = e.agent_selection
+            if e.terminations[agent] or e.truncations[agent]:
+                break
+            s = e.state_
+            p = e.agent_name_mapping[agent]
+            assert s.current_player() == p
+            obs = e.observe(agent)
+            assert np.flatnonzero(obs["action_mask"]).tolist() == s.legal_actions()
+            other = e.possible_agents[1 - p]
+            assert e.observe(other)["action_mask"].sum() == 0
+            np.testing.assert_array_equal(obs["observation"], s.observation_tensor(p))
+            if agent == prev:
+                repeats += 1
+            prev = agent
+            e.step(int(np.random.default_rng(seed).choice(s.legal_actions())))
+        s = e.state_
+        assert s.is_terminal()
+        for i, a in enumerate(e.possible_agents):
+            assert e._cumulative_rewards[a] == s.returns()[i]
+        # RMNC turns have several moves; in Vegas a checking move earns a free move
+        if variant not in ("random_move_number", "vegas"):
+            assert repeats == 0
+
+
+def test_rmnc_same_agent_acts_several_times():
+    e = raw_env("random_move_number", max_plies=200)
+    found = False
+    for seed in range(10):
+        trace = play(e, seed)
+        agents = [a for a, x in trace]
+        if any(x == y for x, y in zip(agents, agents[1:])):
+            found = True
+            break
+    assert found
+
+
+def test_seeded_trajectories_reproducible():
+    a = play(make_env("vegas", max_plies=100), 5)
+    b = play(make_env("vegas", max_plies=100), 5)
+    assert a == b
+    assert play(make_env("vegas", max_plies=100), 6) != a
+
+
+def test_illegal_action():
+    e = raw_env("chess")
+    e.reset(seed=0)
+    fen = e.state_.fen()
+    with pytest.raises(ValueError, match="illegal action 0 for player_0: 20 legal"):
+        e.step(0)
+    with pytest.raises(TypeError):
+        e.step(2.0)
+    assert e.state_.fen() == fen
+
+
+def test_pickle_mid_game():
+    e = raw_env("fluky", max_plies=100)
+    e.reset(seed=2)
+    for _ in range(5):
+        e.step(e.state_.legal_actions()[0])
+    e2 = pickle.loads(pickle.dumps(e))
+    assert e2.state_.history() == e.state_.history()
+    assert e2.agent_selection == e.agent_selection
+    a = e.state_.legal_actions()[-1]
+    e.step(a)
+    e2.step(a)
+    assert e.state_.fen() == e2.state_.fen()
+
+
+def test_render():
+    e = raw_env("cubic", render_mode="ansi")
+    e.reset(seed=0)
+    assert "player" in e.render()
+
+
+def test_doctests():
+    import doctest
+
+    import dicechess.pettingzoo as mod
+
+    failures, tried = doctest.testmod(mod)
+    assert tried > 0 and failures == 0

@@ -1,0 +1,80 @@
+"""Rendering: ANSI text, SVG (Jupyter `_repr_svg_`) and RGB arrays."""
+
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+import dicechess as dc
+from dicechess import render
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+def test_board_parsing():
+    rows = render.board(dc.State("chess"))
+    assert len(rows) == 8 and all(len(r) == 8 for r in rows)
+    assert "".join(p for p in rows[0] if p) == "rnbqkbnr"
+    assert rows[4] == [None] * 8
+    # Cubic stocks in brackets are not board pieces
+    s = dc.State("cubic", fen="4k3/p7/8/8/8/8/P6P/4K3[NQn] w - - 5 10")
+    pieces = sorted(p for r in render.board(s) for p in r if p)
+    assert pieces == sorted("kpPPK")
+
+
+@pytest.mark.parametrize("variant", dc.variants())
+def test_svg_is_valid_and_shows_pieces(variant):
+    s = dc.State(variant)
+    svg = s._repr_svg_()
+    assert svg == render.svg(s)
+    root = ET.fromstring(svg)
+    pieces = [e for e in root.iter() if e.get("class") == "piece"]
+    n = sum(1 for r in render.board(s) for p in r if p)
+    expected = 12 if variant in ("fluky", "metamorph") else 32  # 5x5 vs 8x8 boards
+    assert len(pieces) == n == expected
+
+
+def test_vegas_dice_drawn():
+    s = dc.State("vegas")
+    assert render.dice_faces(s) == []
+    s.apply_action(s.chance_outcomes()[0][0])
+    assert s.dice is not None
+    faces = render.dice_faces(s)
+    assert len(faces) == 2
+    root = ET.fromstring(render.svg(s))
+    assert len([e for e in root.iter() if e.get("class") == "die"]) == 2
+    assert any("dice" in ln for ln in render.caption(s))
+
+
+@pytest.mark.parametrize("variant", dc.variants())
+def test_rgb_array(variant):
+    pytest.importorskip("PIL")
+    s = dc.State(variant)
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        if not s.is_chance_node():
+            break
+        outs = s.chance_outcomes()
+        s.apply_action(outs[rng.integers(len(outs))][0])
+    img = render.rgb_array(s, square=20)
+    n = s.observation_tensor().shape[1]
+    assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
+    assert img.shape[1] == n * 20 and img.shape[0] > n * 20
+    # a1 is dark (board colours visible in the corners, outside the pieces' discs)
+    assert tuple(img[(n - 1) * 20 + 1, 1]) == render._DARK
+    assert tuple(img[(n - 1) * 20 + 1, (n - 1) * 20 + 1]) == (
+        render._DARK if n % 2 else render._LIGHT
+    )
+
+
+def test_ansi_is_str():
+    s = dc.State("chess")
+    assert render.ansi(s) == str(s)
+    assert "fen:" in render.ansi(s)
+
+
+def test_doctests():
+    import doctest
+
+    failures, tried = doctest.testmod(render)
+    assert tried > 0 and failures == 0
