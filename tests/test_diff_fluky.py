@@ -41,6 +41,11 @@ CONFIGS = [
         dict(roll_skip_on_check="moved_piece", die_faces="NBRR"),
     ),
     ("fluky", dict(max_plies=40), dict(roll_skip_on_check="moved_piece", max_plies=40)),
+    (
+        "metamorph",
+        dict(goal_white="b5", goal_black="d1"),
+        dict(roll_skip_on_check="any", goals=("b5", "d1")),
+    ),
 ]
 
 

@@ -81,19 +81,26 @@ def own_king_safe(board_after, color):
     return not board_after.is_attacked_by(not color, king)
 
 
-def legal_board_moves(board):
-    """All legal non-rotation moves of the side to move: python-chess piece
-    moves (pawns excluded) plus Cubic pawn moves (chess.Move objects)."""
+def piece_moves(board):
+    """Legal king/knight/bishop/rook/queen moves (castling included) from
+    python-chess.  Pawns are masked out of its generator (it cannot handle a
+    pawn standing on its last rank, and its pawn rules are not Cubic's)."""
+    return board.generate_legal_moves(from_mask=chess.BB_ALL & ~board.pawns)
+
+
+def pawn_moves(board):
+    """Legal Cubic pawn moves of the side to move, as (move, board after)."""
     us = board.turn
-    # Pawns are masked out of python-chess's generator (it cannot handle a
-    # pawn standing on its last rank, and its pawn rules are not Cubic's).
-    moves = list(board.generate_legal_moves(from_mask=chess.BB_ALL & ~board.pawns))
     for sq in board.pieces(chess.PAWN, us):
         for to, _kind in pawn_targets(board, sq, us):
             m = chess.Move(sq, to)
-            if own_king_safe(after(board, m), us):
-                moves.append(m)
-    return moves
+            b2 = after(board, m)
+            if own_king_safe(b2, us):
+                yield m, b2
+
+
+def has_legal_board_move(board):
+    return any(True for _ in piece_moves(board)) or any(True for _ in pawn_moves(board))
 
 
 def legal_rotations(board, stock):
@@ -109,7 +116,7 @@ def legal_rotations(board, stock):
 
 
 def has_legal_move(board, stock):
-    return bool(legal_board_moves(board)) or bool(legal_rotations(board, stock))
+    return has_legal_board_move(board) or bool(legal_rotations(board, stock))
 
 
 class CubicRef:
@@ -191,14 +198,14 @@ class CubicRef:
                 stock[us][captured] += 1
         return stock
 
-    def _suffix(self, move):
-        b2 = after(self.board, move)
+    def _suffix(self, b2):
+        """Check suffix, given the board after the move."""
         if not b2.is_check():
             return ""
         # In check, rotations are illegal, so only board moves can answer.
-        return "+" if legal_board_moves(b2) else "#"
+        return "+" if has_legal_board_move(b2) else "#"
 
-    def _san(self, move, board_moves):
+    def _san(self, move, board_moves, b2):
         b = self.board
         if isinstance(move, Rotation):
             body = (
@@ -214,21 +221,22 @@ class CubicRef:
                 body = chess.SQUARE_NAMES[to]
         else:
             body = san_body(b, move, board_moves)
-        return body + self._suffix(move)
+        return body + self._suffix(b2)
 
     def _start_turn(self):
         b = self.board
-        board_moves = legal_board_moves(b)
-        all_moves = board_moves + legal_rotations(b, self.stock)
-        if not all_moves:  # only from a given FEN; otherwise caught after the move
+        with_after = [(m, after(b, m)) for m in piece_moves(b)] + list(pawn_moves(b))
+        with_after += [(r, after(b, r)) for r in legal_rotations(b, self.stock)]
+        if not with_after:  # only from a given FEN; otherwise caught after the move
             if b.is_check():
                 self._end("checkmate", winner=not b.turn)
             else:
                 self._end("stalemate")
             return
+        board_moves = [m for m, _ in with_after if not isinstance(m, Rotation)]
         self._moves = {}
-        for m in all_moves:
-            san = self._san(m, board_moves)
+        for m, b2 in with_after:
+            san = self._san(m, board_moves, b2)
             assert san not in self._moves, san
             self._moves[san] = m
         self._node = "decision"

@@ -530,7 +530,7 @@ def test_random_games_end(name, make):
 @pytest.mark.parametrize("name,make", CONFIGS, ids=[c[0] for c in CONFIGS])
 def test_random_games_end_many(name, make):
     rng = random.Random("many-" + name)
-    for _ in range(1000):
+    for _ in range(500):
         play_random(make(), rng)
 
 
