@@ -376,3 +376,40 @@ fn ladder_small_greedy_beats_random() {
         );
     }
 }
+
+/// The full ladder (slow: `cargo test --release --test agents -- --ignored`):
+/// each consecutive pair per variant over `2 * 100` games, seats
+/// alternated; writes the table to docs/agents.md. Asserts
+/// random < greedy < expectimax:depth=2; the MCTS row is measured only.
+#[test]
+#[ignore]
+fn ladder_full() {
+    let pairs = [
+        ("greedy", "random", true),
+        ("expectimax:depth=2", "greedy", true),
+        ("mcts:sims=200", "expectimax:depth=2", false),
+    ];
+    let mut table = String::from(
+        "# Agent ladder\n\nScore of the stronger agent (wins + draws/2) over 200 games per pair, \
+         seats alternated, max_plies 200, 95% Wilson interval. Written by \
+         `cargo test --release --test agents -- --ignored ladder_full`.\n\n\
+         | variant | stronger | weaker | score | games | Wilson 95% |\n|---|---|---|---:|---:|---|\n",
+    );
+    let mut failures = Vec::new();
+    for v in dicechess::variants::VARIANTS {
+        for &(strong, weak, must) in &pairs {
+            let (s, n, (lo, hi)) = match_score(v, strong, weak, 100, 200, 7);
+            table.push_str(&format!(
+                "| {v} | {strong} | {weak} | {:.3} | {n} | [{lo:.3}, {hi:.3}] |\n",
+                s / n
+            ));
+            if must && lo <= 0.5 {
+                failures.push(format!("{v}: {strong} vs {weak}: [{lo:.3}, {hi:.3}]"));
+            }
+        }
+    }
+    std::fs::create_dir_all("docs").unwrap();
+    std::fs::write("docs/agents.md", &table).unwrap();
+    eprintln!("{table}");
+    assert!(failures.is_empty(), "{failures:?}");
+}
