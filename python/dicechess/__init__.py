@@ -18,6 +18,7 @@ from ._core import (
     CHANCE,
     TERMINAL,
     TERMINATIONS,
+    Agent,
     State,
     __version__,
     num_actions,
@@ -28,6 +29,7 @@ from . import sim
 from .sim import PlayoutResult, playouts
 
 __all__ = [
+    "Agent",
     "CHANCE",
     "TERMINAL",
     "TERMINATIONS",
