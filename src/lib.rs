@@ -3,6 +3,7 @@
 //! The pure rules core ([`board`], [`notation`], [`variants`]) knows nothing
 //! of Python; the optional `python` feature adds the pyo3 bindings.
 
+pub mod agents;
 pub mod board;
 pub mod encode;
 pub mod notation;

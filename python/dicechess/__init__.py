@@ -19,6 +19,7 @@ from ._core import (
     CHANCE,
     TERMINAL,
     TERMINATIONS,
+    Agent,
     State,
     VecEnv,
     __version__,
@@ -30,6 +31,7 @@ from ._core import (
 from .sim import PlayoutResult, playouts
 
 __all__ = [
+    "Agent",
     "CHANCE",
     "TERMINAL",
     "TERMINATIONS",

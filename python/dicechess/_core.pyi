@@ -183,3 +183,45 @@ class VecEnv:
     def fen(self, i: int) -> str:
         """FEN of env ``i``'s current game."""
     def __len__(self) -> int: ...
+
+#: Every valid agent spec form (for messages).
+AGENT_SPECS: str
+
+class Agent:
+    """A Rust agent: ``Agent(spec, seed=0)``.
+
+    ``spec``: ``"random"``, ``"greedy"`` (one decision deep, exact expectation
+    over the dice that follow), ``"expectimax:depth=N"`` (*-minimax: alpha-beta,
+    Star1 at chance nodes, transposition table), ``"mcts:sims=N[,c=X]
+    [,rollout=random|greedy][,rollout_plies=M]"`` (UCT with sampled chance
+    nodes). Bad specs raise ValueError listing the valid ones. Decisions are
+    reproducible: the agent's generator is seeded with ``seed``.
+    """
+
+    def __init__(self, spec: str, seed: int = 0) -> None: ...
+    @property
+    def spec(self) -> str:
+        """The canonical spec string."""
+    @property
+    def seed(self) -> int:
+        """The seed the agent was created with."""
+    def select(self, state: State) -> int:
+        """The chosen action id at a decision node (GIL released); ValueError elsewhere."""
+    def policy(self, state: State) -> list[tuple[int, float]]:
+        """``[(action, probability)]`` over the legal actions: uniform (random),
+        one-hot on the chosen action (greedy, expectimax), root visit
+        distribution (mcts). ValueError at chance and terminal nodes."""
+
+def _agent_spec(spec: str) -> str:
+    """The canonical form of an agent spec (ValueError listing the valid specs)."""
+
+def _playouts(
+    variant: str,
+    agents: tuple[str, str],
+    seed: int,
+    start: int,
+    count: int,
+    threads: int | None = None,
+    **options: Any,
+) -> dict[str, npt.NDArray[Any]]:
+    """Games ``start .. start+count`` between two agent specs (GIL released)."""

@@ -22,15 +22,17 @@ DRAW = -1
 #: ``winner`` code of a game truncated at ``max_plies``.
 TRUNCATED = -2
 
-_AGENTS = ("random",)
 _MAX_GAMES = 10**10
 
 
-def _check_agent(spec: object) -> None:
+def _check_agent(spec: object) -> str:
+    """The canonical spec; the core's parser raises ValueError listing the valid specs."""
     if not isinstance(spec, str):
-        raise TypeError(f"an agent spec must be a string, got {type(spec).__name__}")
-    if spec not in _AGENTS:
-        raise ValueError(f"unknown agent spec {spec!r}; valid specs: {', '.join(_AGENTS)}")
+        raise TypeError(
+            f"an agent spec must be a string, got {type(spec).__name__}; "
+            f"valid specs: {_core.AGENT_SPECS}"
+        )
+    return _core._agent_spec(spec)
 
 
 @dataclass
@@ -107,7 +109,9 @@ def playouts(
 ) -> PlayoutResult:
     """Play ``n_games`` whole games of ``variant`` in Rust (GIL released).
 
-    ``agents``: one spec per player (only ``"random"`` so far). ``threads``:
+    ``agents``: one spec per player (player 0 first), any of ``"random"``,
+    ``"greedy"``, ``"expectimax:depth=N"``, ``"mcts:sims=N[,c=X][,rollout=random|greedy]"``
+    (see ``dicechess.Agent``); the agents' randomness also comes from ``(seed, i)``. ``threads``:
     worker threads (default: all cores). ``progress``: show a tqdm bar (default:
     for runs of more than 20,000 games). Ctrl-C stops after the current chunk
     and returns the games finished so far with ``interrupted=True``.
@@ -128,8 +132,8 @@ def playouts(
         raise ValueError(f"chunk_size must be positive, got {chunk_size}")
     if len(agents) != 2:
         raise ValueError(f"agents must give one spec per player, got {len(agents)}")
-    for a in agents:
-        _check_agent(a)
+    specs = [_check_agent(a) for a in agents]
+    all_random = all(a == "random" for a in specs)
     # Validates the variant and options before any work.
     _core.State(variant, **variant_options)
 
@@ -145,9 +149,21 @@ def playouts(
     try:
         for start in range(0, n_games, chunk_size):
             count = min(chunk_size, n_games - start)
-            parts.append(
-                _core._random_playouts(variant, int(seed), start, count, threads, **variant_options)
-            )
+            if all_random:
+                part = _core._random_playouts(
+                    variant, int(seed), start, count, threads, **variant_options
+                )
+            else:
+                part = _core._playouts(
+                    variant,
+                    (specs[0], specs[1]),
+                    int(seed),
+                    start,
+                    count,
+                    threads,
+                    **variant_options,
+                )
+            parts.append(part)
             done += count
             if bar is not None:
                 bar.update(count)

@@ -1,6 +1,8 @@
 //! The pyo3 binding layer: thin wrappers over the Rust API, no rules.
 //! Errors from the core become `ValueError`; nothing here panics.
 
+mod agents;
+
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -447,5 +449,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(perft, m)?)?;
     m.add_function(wrap_pyfunction!(_state_from_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(_random_playouts, m)?)?;
+    agents::register(m)?;
     Ok(())
 }

@@ -1,7 +1,9 @@
-//! Batched random playouts in parallel (rayon), reproducible whatever the
-//! thread count: game `i` uses only `game_rng(seed, i)`.
+//! Batched playouts in parallel (rayon) between two agents, reproducible
+//! whatever the thread count: game `i` uses only `game_rng(seed, i)`, for
+//! the dice and the agents' own randomness alike.
 
 use super::{game_rng, play_random_game};
+use crate::agents::{play_game, Agent, AgentSpec};
 use crate::variants::{AnyGame, Game, Player};
 use crate::with_game;
 use rayon::prelude::*;
@@ -44,7 +46,8 @@ fn record<G: Game>(g: &G, plies: u32, chance_events: u32) -> GameRecord {
 
 /// Plays games `start .. start + count` of a run seeded with `seed`, each
 /// from a clone of `proto`, with uniformly random decisions, on `threads`
-/// threads (None: rayon's default). Records are in game order.
+/// threads (None: rayon's default). Records are in game order. The same as
+/// [`playouts`] with two `random` agents (and the same records).
 pub fn random_playouts(
     proto: &AnyGame,
     seed: u64,
@@ -52,17 +55,48 @@ pub fn random_playouts(
     count: u64,
     threads: Option<usize>,
 ) -> Vec<GameRecord> {
+    playouts(
+        proto,
+        &[AgentSpec::Random, AgentSpec::Random],
+        seed,
+        start,
+        count,
+        threads,
+    )
+}
+
+/// Plays games `start .. start + count` of a run seeded with `seed`, each
+/// from a clone of `proto`, player `p` deciding with `agents[p]`, on
+/// `threads` threads (None: rayon's default). Records are in game order.
+pub fn playouts(
+    proto: &AnyGame,
+    agents: &[AgentSpec; 2],
+    seed: u64,
+    start: u64,
+    count: u64,
+    threads: Option<usize>,
+) -> Vec<GameRecord> {
+    let both_random = agents.iter().all(|a| *a == AgentSpec::Random);
     let run = || {
         (0..count as usize)
             .into_par_iter()
-            .with_min_len(16)
+            .with_min_len(if both_random { 16 } else { 1 })
             .map(|k| {
                 let mut rng = game_rng(seed, start + k as u64);
                 let mut g = proto.clone();
-                with_game!(&mut g, x => {
-                    let s = play_random_game(x, &mut rng);
-                    record(x, s.plies, s.chance_events)
-                })
+                if both_random {
+                    // The allocation-free loop.
+                    with_game!(&mut g, x => {
+                        let s = play_random_game(x, &mut rng);
+                        record(x, s.plies, s.chance_events)
+                    })
+                } else {
+                    let mut pair = [Agent::new(agents[0].clone()), Agent::new(agents[1].clone())];
+                    with_game!(&mut g, x => {
+                        let s = play_game(x, &mut pair, &mut rng);
+                        record(x, s.plies, s.chance_events)
+                    })
+                }
             })
             .collect()
     };
@@ -92,5 +126,38 @@ mod tests {
         assert!(one.iter().all(|r| r.termination != u8::MAX));
         let other_seed = random_playouts(&g, 8, 0, 40, Some(1));
         assert_ne!(one, other_seed);
+    }
+
+    #[test]
+    fn random_agents_replay_random_playouts() {
+        let g = AnyGame::new("vegas", &Options::new()).unwrap();
+        let fast = random_playouts(&g, 3, 0, 12, Some(1));
+        // The generic agent loop makes exactly the same draws.
+        let mut slow = Vec::new();
+        for i in 0..12 {
+            let mut rng = game_rng(3, i);
+            let mut x = g.clone();
+            let mut pair = [Agent::new(AgentSpec::Random), Agent::new(AgentSpec::Random)];
+            slow.push(with_game!(&mut x, y => {
+                let s = play_game(y, &mut pair, &mut rng);
+                record(y, s.plies, s.chance_events)
+            }));
+        }
+        assert_eq!(fast, slow);
+    }
+
+    #[test]
+    fn agent_playouts_same_for_any_thread_count_and_chunking() {
+        let mut o = Options::new();
+        o.insert("max_plies".into(), 60.into());
+        let g = AnyGame::new("random_move_number", &o).unwrap();
+        let specs = [
+            AgentSpec::parse("greedy").unwrap(),
+            AgentSpec::parse("mcts:sims=8").unwrap(),
+        ];
+        let one = playouts(&g, &specs, 5, 0, 6, Some(1));
+        let mut two = playouts(&g, &specs, 5, 0, 2, Some(2));
+        two.extend(playouts(&g, &specs, 5, 2, 4, Some(2)));
+        assert_eq!(one, two);
     }
 }

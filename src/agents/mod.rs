@@ -1,0 +1,337 @@
+//! Agents of measurable strength: `random`, `greedy`, `expectimax:depth=N`
+//! (*-minimax with Star1) and `mcts:sims=N` (UCT with chance nodes).
+//!
+//! An [`AgentSpec`] is a parsed, validated description (`Clone + Send +
+//! Sync`, cheap); an [`Agent`] is one instance with its search buffers, made
+//! per game or per thread. Agents have no randomness of their own: every
+//! call takes the caller's [`GameRng`], so a playout that uses
+//! `game_rng(seed, i)` for dice and agents alike is reproducible whatever
+//! the thread count.
+//!
+//! Specs (case-sensitive, no spaces):
+//! - `random`: uniformly random legal decision.
+//! - `greedy`: one decision deep: the best evaluation after the move,
+//!   averaged exactly over the chance outcomes that follow it (ties broken
+//!   at random). Same as `expectimax:depth=1`.
+//! - `expectimax:depth=N` (N from 1 to 8): see [`expectimax`].
+//! - `mcts:sims=N[,c=X][,rollout=random|greedy][,rollout_plies=N]`:
+//!   see [`mcts`]; defaults `c=1.4`, `rollout=random`, `rollout_plies=40`.
+//!
+//! Values and evaluations are for player 0 in `[-1, 1]` (see [`eval`]).
+
+pub mod eval;
+pub mod expectimax;
+pub mod mcts;
+
+pub use eval::Evaluate;
+
+use crate::board::{Move, MoveList};
+use crate::sim::{random_move, sample_outcome, GameRng, PlayoutStats};
+use crate::variants::{GameError, Node, Outcomes};
+use std::fmt;
+
+/// Every valid spec form, for error messages.
+pub const VALID_SPECS: &str = "\"random\", \"greedy\", \"expectimax:depth=N\" (N 1..=8), \
+\"mcts:sims=N[,c=X][,rollout=random|greedy][,rollout_plies=M]\" (N 1..=10000000, X > 0, M 0..=10000)";
+
+/// How MCTS values a new leaf.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rollout {
+    Random,
+    Greedy,
+}
+
+/// A validated agent description.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AgentSpec {
+    Random,
+    Greedy,
+    Expectimax {
+        depth: u32,
+    },
+    Mcts {
+        sims: u32,
+        c: f64,
+        rollout: Rollout,
+        rollout_plies: u32,
+    },
+}
+
+fn bad(spec: &str, why: &str) -> GameError {
+    GameError::new(format!(
+        "invalid agent spec {spec:?}: {why}; valid specs: {VALID_SPECS}"
+    ))
+}
+
+fn parse_int(spec: &str, key: &str, v: &str, min: u32, max: u32) -> Result<u32, GameError> {
+    match v.parse::<i64>() {
+        Ok(n) if (min as i64..=max as i64).contains(&n) => Ok(n as u32),
+        _ => Err(bad(
+            spec,
+            &format!("{key} must be an integer from {min} to {max}, got {v:?}"),
+        )),
+    }
+}
+
+impl AgentSpec {
+    /// Parses a spec such as `"mcts:sims=200,c=1.4,rollout=greedy"`.
+    pub fn parse(spec: &str) -> Result<AgentSpec, GameError> {
+        let (name, params) = match spec.split_once(':') {
+            Some((n, p)) => (n, Some(p)),
+            None => (spec, None),
+        };
+        let mut kv: Vec<(&str, &str)> = Vec::new();
+        if let Some(p) = params {
+            for item in p.split(',') {
+                let Some((k, v)) = item.split_once('=') else {
+                    return Err(bad(spec, &format!("parameter {item:?} is not key=value")));
+                };
+                if kv.iter().any(|&(k2, _)| k2 == k) {
+                    return Err(bad(spec, &format!("parameter {k} given twice")));
+                }
+                kv.push((k, v));
+            }
+        }
+        let allowed: &[&str] = match name {
+            "random" | "greedy" => &[],
+            "expectimax" => &["depth"],
+            "mcts" => &["sims", "c", "rollout", "rollout_plies"],
+            _ => return Err(bad(spec, &format!("unknown agent {name:?}"))),
+        };
+        for &(k, _) in &kv {
+            if !allowed.contains(&k) {
+                let what = if allowed.is_empty() {
+                    format!("{name} takes no parameters, got {k:?}")
+                } else {
+                    format!(
+                        "unknown parameter {k:?} for {name} (allowed: {})",
+                        allowed.join(", ")
+                    )
+                };
+                return Err(bad(spec, &what));
+            }
+        }
+        if params.is_some() && kv.is_empty() {
+            return Err(bad(spec, "empty parameter list"));
+        }
+        let get = |k: &str| kv.iter().find(|&&(k2, _)| k2 == k).map(|&(_, v)| v);
+        Ok(match name {
+            "random" => AgentSpec::Random,
+            "greedy" => AgentSpec::Greedy,
+            "expectimax" => {
+                let Some(d) = get("depth") else {
+                    return Err(bad(spec, "expectimax needs depth=N"));
+                };
+                AgentSpec::Expectimax {
+                    depth: parse_int(spec, "depth", d, 1, 8)?,
+                }
+            }
+            _ => {
+                let Some(s) = get("sims") else {
+                    return Err(bad(spec, "mcts needs sims=N"));
+                };
+                let sims = parse_int(spec, "sims", s, 1, 10_000_000)?;
+                let c = match get("c") {
+                    None => 1.4,
+                    Some(v) => match v.parse::<f64>() {
+                        Ok(x) if x.is_finite() && x > 0.0 => x,
+                        _ => {
+                            return Err(bad(
+                                spec,
+                                &format!("c must be a positive number, got {v:?}"),
+                            ))
+                        }
+                    },
+                };
+                let rollout = match get("rollout") {
+                    None | Some("random") => Rollout::Random,
+                    Some("greedy") => Rollout::Greedy,
+                    Some(v) => {
+                        return Err(bad(
+                            spec,
+                            &format!("rollout must be random or greedy, got {v:?}"),
+                        ))
+                    }
+                };
+                let rollout_plies = match get("rollout_plies") {
+                    None => 40,
+                    Some(v) => parse_int(spec, "rollout_plies", v, 0, 10_000)?,
+                };
+                AgentSpec::Mcts {
+                    sims,
+                    c,
+                    rollout,
+                    rollout_plies,
+                }
+            }
+        })
+    }
+}
+
+impl fmt::Display for AgentSpec {
+    /// The canonical spec string (parses back to the same spec).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AgentSpec::Random => f.write_str("random"),
+            AgentSpec::Greedy => f.write_str("greedy"),
+            AgentSpec::Expectimax { depth } => write!(f, "expectimax:depth={depth}"),
+            AgentSpec::Mcts {
+                sims,
+                c,
+                rollout,
+                rollout_plies,
+            } => write!(
+                f,
+                "mcts:sims={sims},c={c},rollout={},rollout_plies={rollout_plies}",
+                match rollout {
+                    Rollout::Random => "random",
+                    Rollout::Greedy => "greedy",
+                }
+            ),
+        }
+    }
+}
+
+/// One agent instance: a spec plus its reusable search buffers. Not shared
+/// between threads (make one per game or thread); all randomness comes
+/// from the `rng` passed in.
+pub struct Agent {
+    spec: AgentSpec,
+    search: expectimax::Search,
+    tree: mcts::Tree,
+}
+
+impl Agent {
+    pub fn new(spec: AgentSpec) -> Agent {
+        Agent {
+            spec,
+            search: expectimax::Search::new(),
+            tree: mcts::Tree::new(),
+        }
+    }
+
+    /// The spec.
+    pub fn spec(&self) -> &AgentSpec {
+        &self.spec
+    }
+
+    /// Nodes visited by expectimax/greedy searches since creation.
+    pub fn nodes(&self) -> u64 {
+        self.search.nodes
+    }
+
+    /// MCTS simulations run since creation.
+    pub fn simulations(&self) -> u64 {
+        self.tree.simulations
+    }
+
+    /// A decision at a decision node of `g` ([`Move::NULL`] elsewhere).
+    pub fn select<G: Evaluate>(&mut self, g: &G, rng: &mut GameRng) -> Move {
+        if !matches!(g.node(), Node::Decision(_)) {
+            return Move::NULL;
+        }
+        if self.spec == AgentSpec::Random {
+            // Exactly the draw `play_random_game` makes.
+            let mut ml = MoveList::new();
+            return random_move(g, rng, &mut ml);
+        }
+        self.decide(g, rng).0
+    }
+
+    /// The decision distribution at a decision node (empty elsewhere), in
+    /// legal-move order: uniform for `random`; one-hot on the decision the
+    /// search chooses for `greedy` and `expectimax`; for `mcts` the root
+    /// visit counts divided by their sum (the decision is the most visited,
+    /// the first in the shuffled expansion order among equals). A call
+    /// runs a fresh search (draws from `rng`), like [`Agent::select`].
+    pub fn policy<G: Evaluate>(&mut self, g: &G, rng: &mut GameRng) -> Vec<(Move, f64)> {
+        if !matches!(g.node(), Node::Decision(_)) {
+            return Vec::new();
+        }
+        if self.spec == AgentSpec::Random {
+            let mut ml = MoveList::new();
+            g.legal_moves(&mut ml);
+            let p = 1.0 / ml.len().max(1) as f64;
+            return ml.iter().map(|&m| (m, p)).collect();
+        }
+        self.decide(g, rng).1
+    }
+
+    /// The chosen decision and the policy (searching agents).
+    fn decide<G: Evaluate>(&mut self, g: &G, rng: &mut GameRng) -> (Move, Vec<(Move, f64)>) {
+        let mut ml = MoveList::new();
+        g.legal_moves(&mut ml);
+        if ml.is_empty() {
+            return (Move::NULL, Vec::new());
+        }
+        let one_hot = |best: Move| -> (Move, Vec<(Move, f64)>) {
+            let p = ml
+                .iter()
+                .map(|&m| (m, if m == best { 1.0 } else { 0.0 }))
+                .collect();
+            (best, p)
+        };
+        if ml.len() == 1 {
+            return one_hot(ml[0]);
+        }
+        match self.spec {
+            AgentSpec::Random | AgentSpec::Greedy => one_hot(self.search.best_move(g, 1, rng).0),
+            AgentSpec::Expectimax { depth } => one_hot(self.search.best_move(g, depth, rng).0),
+            AgentSpec::Mcts {
+                sims,
+                c,
+                rollout,
+                rollout_plies,
+            } => {
+                let params = mcts::Params {
+                    sims,
+                    c,
+                    rollout,
+                    rollout_plies,
+                };
+                let visits = self.tree.search(g, &params, rng);
+                let total: u32 = visits.iter().map(|x| x.1).sum();
+                let mut best = visits[0];
+                for &x in &visits[1..] {
+                    if x.1 > best.1 {
+                        best = x;
+                    }
+                }
+                let p = ml
+                    .iter()
+                    .map(|&m| {
+                        let v = visits.iter().find(|x| x.0 == m).map_or(0, |x| x.1);
+                        (m, v as f64 / total.max(1) as f64)
+                    })
+                    .collect();
+                (best.0, p)
+            }
+        }
+    }
+}
+
+/// Plays `g` to the end: player `p`'s decisions come from `agents[p]`, dice
+/// are sampled with `rng` (which the agents share).
+pub fn play_game<G: Evaluate>(
+    g: &mut G,
+    agents: &mut [Agent; 2],
+    rng: &mut GameRng,
+) -> PlayoutStats {
+    let mut outcomes = Outcomes::new();
+    let mut stats = PlayoutStats::default();
+    loop {
+        match g.node() {
+            Node::Terminal => return stats,
+            Node::Chance => {
+                let o = sample_outcome(g, rng, &mut outcomes);
+                g.apply_outcome(o);
+                stats.chance_events += 1;
+            }
+            Node::Decision(p) => {
+                let m = agents[p as usize & 1].select(g, rng);
+                g.play(m);
+                stats.plies += 1;
+            }
+        }
+    }
+}

@@ -1,0 +1,179 @@
+//! `dicechess.Agent` and agent playouts: thin wrappers over
+//! [`crate::agents`]; searches run with the GIL released.
+
+use numpy::PyArray1;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use super::{options_from_kwargs, value_error, PyState};
+use crate::agents::{Agent, AgentSpec, VALID_SPECS};
+use crate::sim::{game_rng, GameRng};
+use crate::variants::{AnyGame, Game, Node};
+use crate::with_game;
+
+fn parse_spec(spec: &Bound<'_, PyAny>) -> PyResult<AgentSpec> {
+    let s: String = spec.extract().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "an agent spec must be a string, got {}; valid specs: {VALID_SPECS}",
+            spec.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))
+    })?;
+    AgentSpec::parse(&s).map_err(value_error)
+}
+
+/// A Rust agent: `Agent(spec, seed=0)` with `select(state)` and
+/// `policy(state)`. Its randomness comes from its own generator seeded
+/// with `seed` (same seed and same calls give the same decisions).
+#[pyclass(module = "dicechess._core", name = "Agent")]
+pub struct PyAgent {
+    agent: Agent,
+    rng: GameRng,
+    seed: u64,
+}
+
+fn check_decision(g: &AnyGame) -> PyResult<()> {
+    match with_game!(g, x => x.node()) {
+        Node::Decision(_) => Ok(()),
+        Node::Chance => Err(PyValueError::new_err(
+            "an agent decides only at decision nodes; this state is a chance node \
+             (sample an outcome from state.chance_outcomes())",
+        )),
+        Node::Terminal => Err(PyValueError::new_err(
+            "an agent decides only at decision nodes; the game is over",
+        )),
+    }
+}
+
+#[pymethods]
+impl PyAgent {
+    #[new]
+    #[pyo3(signature = (spec, seed = 0))]
+    fn new(spec: &Bound<'_, PyAny>, seed: u64) -> PyResult<Self> {
+        let spec = parse_spec(spec)?;
+        Ok(PyAgent {
+            agent: Agent::new(spec),
+            rng: game_rng(seed, 0),
+            seed,
+        })
+    }
+
+    /// The canonical spec string.
+    #[getter]
+    fn spec(&self) -> String {
+        self.agent.spec().to_string()
+    }
+
+    /// The seed this agent was created with.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The chosen action id at a decision node of `state` (GIL released).
+    fn select(&mut self, py: Python<'_>, state: &PyState) -> PyResult<u32> {
+        let g = state.game.clone();
+        check_decision(&g)?;
+        let (agent, rng) = (&mut self.agent, &mut self.rng);
+        Ok(py.detach(move || {
+            with_game!(&g, x => {
+                let m = agent.select(x, rng);
+                x.layout().encode(m, x.position().turn())
+            })
+        }))
+    }
+
+    /// `{action: probability}` over the legal actions at a decision node
+    /// (GIL released): uniform for `random`, one-hot on the chosen action
+    /// for `greedy`/`expectimax`, the root visit distribution for `mcts`.
+    fn policy(&mut self, py: Python<'_>, state: &PyState) -> PyResult<Vec<(u32, f64)>> {
+        let g = state.game.clone();
+        check_decision(&g)?;
+        let (agent, rng) = (&mut self.agent, &mut self.rng);
+        Ok(py.detach(move || {
+            with_game!(&g, x => {
+                let (layout, turn) = (x.layout(), x.position().turn());
+                agent
+                    .policy(x, rng)
+                    .into_iter()
+                    .map(|(m, p)| (layout.encode(m, turn), p))
+                    .collect()
+            })
+        }))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Agent({:?}, seed={})",
+            self.agent.spec().to_string(),
+            self.seed
+        )
+    }
+}
+
+/// The canonical form of an agent spec; ValueError listing the valid specs
+/// if it is not one.
+#[pyfunction]
+fn _agent_spec(spec: &Bound<'_, PyAny>) -> PyResult<String> {
+    Ok(parse_spec(spec)?.to_string())
+}
+
+/// Plays games `start .. start+count` of a run between two agent specs
+/// (one chunk of `dicechess.playouts`), the GIL released.
+#[pyfunction]
+#[pyo3(signature = (variant, agents, seed, start, count, threads = None, **options))]
+#[allow(clippy::too_many_arguments)]
+fn _playouts<'py>(
+    py: Python<'py>,
+    variant: &str,
+    agents: (Bound<'py, PyAny>, Bound<'py, PyAny>),
+    seed: u64,
+    start: u64,
+    count: u64,
+    threads: Option<usize>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    if threads == Some(0) {
+        return Err(PyValueError::new_err(
+            "threads must be at least 1 (or None for all cores)",
+        ));
+    }
+    let specs = [parse_spec(&agents.0)?, parse_spec(&agents.1)?];
+    let proto = AnyGame::new(variant, &options_from_kwargs(options)?).map_err(value_error)?;
+    let recs =
+        py.detach(|| crate::sim::playouts::playouts(&proto, &specs, seed, start, count, threads));
+    let d = PyDict::new(py);
+    d.set_item(
+        "winner",
+        PyArray1::from_iter(py, recs.iter().map(|r| r.winner)),
+    )?;
+    d.set_item(
+        "plies",
+        PyArray1::from_iter(py, recs.iter().map(|r| r.plies)),
+    )?;
+    d.set_item(
+        "chance_events",
+        PyArray1::from_iter(py, recs.iter().map(|r| r.chance_events)),
+    )?;
+    d.set_item(
+        "termination",
+        PyArray1::from_iter(py, recs.iter().map(|r| r.termination as i8)),
+    )?;
+    d.set_item(
+        "player0_color",
+        PyArray1::from_iter(py, recs.iter().map(|r| r.player0_color as i8)),
+    )?;
+    Ok(d)
+}
+
+/// Registers the agent classes and functions on the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyAgent>()?;
+    m.add("AGENT_SPECS", VALID_SPECS)?;
+    m.add_function(wrap_pyfunction!(_agent_spec, m)?)?;
+    m.add_function(wrap_pyfunction!(_playouts, m)?)?;
+    Ok(())
+}
