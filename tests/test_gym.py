@@ -9,7 +9,6 @@ gymnasium = pytest.importorskip("gymnasium")
 from gymnasium.utils import env_checker  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
-import dicechess as dc  # noqa: E402
 import dicechess.gym as dgym  # noqa: E402
 
 IDS = sorted(dgym.ENV_IDS)
@@ -184,9 +183,13 @@ def test_opponent_specs():
     env.reset(seed=0)
     env.step(env.state.legal_actions()[0])
     assert calls
-    if not hasattr(dc, "Agent"):
-        with pytest.raises(ValueError, match="random"):
-            make("Chess", opponent="mcts")
+    with pytest.raises(ValueError, match="valid specs|valid agent specs|expectimax"):
+        make("Chess", opponent="alphazero")
+    # A built-in agent spec as the opponent: greedy takes a hanging queen.
+    env = make("Chess", opponent="greedy", fen="3rk3/8/8/8/8/8/8/4K2Q w - - 0 1").unwrapped
+    env.reset(seed=0)
+    env.step(env.state.string_to_action("Qd5"))
+    assert env.state.fen().split()[0] == "4k3/8/8/3r4/8/8/8/4K3"
     with pytest.raises(ValueError, match="agent_player"):
         make("Chess", agent_player=2)
 

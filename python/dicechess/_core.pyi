@@ -18,6 +18,11 @@ __all__ = [
     "perft",
     "_state_from_bytes",
     "_random_playouts",
+    "VecEnv",
+    "AGENT_SPECS",
+    "Agent",
+    "_agent_spec",
+    "_playouts",
 ]
 
 __version__: str
@@ -133,6 +138,7 @@ _StepOut = tuple[
     npt.NDArray[np.int8],
 ]
 
+@final
 class VecEnv:
     """``num_envs`` games of one variant stepped together in Rust (GIL released).
 
@@ -148,15 +154,15 @@ class VecEnv:
     episode, reward 0). ``num_envs`` is 1 to 65536.
     """
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         variant: str,
         num_envs: int,
         seed: int = 0,
         opponent: str | None = None,
         threads: int | None = None,
         **options: Any,
-    ) -> None: ...
+    ) -> Self: ...
     @property
     def num_envs(self) -> int:
         """Number of games."""
@@ -187,6 +193,7 @@ class VecEnv:
 #: Every valid agent spec form (for messages).
 AGENT_SPECS: str
 
+@final
 class Agent:
     """A Rust agent: ``Agent(spec, seed=0)``.
 
@@ -198,7 +205,7 @@ class Agent:
     reproducible: the agent's generator is seeded with ``seed``.
     """
 
-    def __init__(self, spec: str, seed: int = 0) -> None: ...
+    def __new__(cls, spec: str, seed: int = 0) -> Self: ...
     @property
     def spec(self) -> str:
         """The canonical spec string."""

@@ -89,7 +89,8 @@ def resolve_opponent(spec: Opponent, seed: int, env: DiceChessEnv) -> Callable[[
     """Turns an opponent spec into a callable ``state -> action``.
 
     ``"random"``: uniform over legal actions (env RNG); a callable: used as is;
-    any other string: ``dicechess.Agent(spec, seed=seed)`` when that class exists.
+    any other string: an agent spec for ``dicechess.Agent(spec, seed=seed)``
+    (``"greedy"``, ``"expectimax:depth=2"``, ``"mcts:sims=200"``, ...).
     """
     if callable(spec):
         return spec
@@ -100,20 +101,10 @@ def resolve_opponent(spec: Opponent, seed: int, env: DiceChessEnv) -> Callable[[
         )
     if spec == "random":
         return _RandomOpponent(env)
-    import dicechess
+    from . import _core
 
-    agent_cls = getattr(dicechess, "Agent", None)
-    if agent_cls is None:
-        raise ValueError(
-            f"unknown opponent {spec!r}: valid opponents are 'random' or a callable "
-            "state -> action (agent specs need dicechess.Agent, not available in this version)"
-        )
-    agent = agent_cls(spec, seed=seed)
-    for name in ("__call__", "act", "select_action", "step"):
-        fn = getattr(agent, name, None)
-        if callable(fn):
-            return fn
-    raise ValueError(f"dicechess.Agent({spec!r}) has no way to choose an action")
+    agent = _core.Agent(spec, seed=seed)  # ValueError listing the valid specs
+    return agent.select
 
 
 def check_action(action: Any) -> int:
