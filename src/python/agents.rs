@@ -1,7 +1,6 @@
 //! `dicechess.Agent` and agent playouts: thin wrappers over
 //! [`crate::agents`]; searches run with the GIL released.
 
-use numpy::PyArray1;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -145,28 +144,7 @@ fn _playouts<'py>(
     let proto = AnyGame::new(variant, &options_from_kwargs(options)?).map_err(value_error)?;
     let recs =
         py.detach(|| crate::sim::playouts::playouts(&proto, &specs, seed, start, count, threads));
-    let d = PyDict::new(py);
-    d.set_item(
-        "winner",
-        PyArray1::from_iter(py, recs.iter().map(|r| r.winner)),
-    )?;
-    d.set_item(
-        "plies",
-        PyArray1::from_iter(py, recs.iter().map(|r| r.plies)),
-    )?;
-    d.set_item(
-        "chance_events",
-        PyArray1::from_iter(py, recs.iter().map(|r| r.chance_events)),
-    )?;
-    d.set_item(
-        "termination",
-        PyArray1::from_iter(py, recs.iter().map(|r| r.termination as i8)),
-    )?;
-    d.set_item(
-        "player0_color",
-        PyArray1::from_iter(py, recs.iter().map(|r| r.player0_color as i8)),
-    )?;
-    Ok(d)
+    super::records_to_dict(py, &recs)
 }
 
 /// Registers the agent classes and functions on the module.

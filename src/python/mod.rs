@@ -384,27 +384,11 @@ fn perft(
     }))
 }
 
-/// Plays random games `start .. start+count` of a run (one chunk of
-/// `dicechess.playouts`), the GIL released. Returns numpy arrays by name.
-#[pyfunction]
-#[pyo3(signature = (variant, seed, start, count, threads = None, **options))]
-fn _random_playouts<'py>(
+/// Game records as a dict of numpy arrays (`dicechess.sim.PlayoutResult` fields).
+pub(crate) fn records_to_dict<'py>(
     py: Python<'py>,
-    variant: &str,
-    seed: u64,
-    start: u64,
-    count: u64,
-    threads: Option<usize>,
-    options: Option<&Bound<'_, PyDict>>,
+    recs: &[crate::sim::playouts::GameRecord],
 ) -> PyResult<Bound<'py, PyDict>> {
-    if threads == Some(0) {
-        return Err(PyValueError::new_err(
-            "threads must be at least 1 (or None for all cores)",
-        ));
-    }
-    let proto = AnyGame::new(variant, &options_from_kwargs(options)?).map_err(value_error)?;
-    let recs =
-        py.detach(|| crate::sim::playouts::random_playouts(&proto, seed, start, count, threads));
     let d = PyDict::new(py);
     d.set_item(
         "winner",
@@ -427,6 +411,30 @@ fn _random_playouts<'py>(
         PyArray1::from_iter(py, recs.iter().map(|r| r.player0_color as i8)),
     )?;
     Ok(d)
+}
+
+/// Plays random games `start .. start+count` of a run (one chunk of
+/// `dicechess.playouts`), the GIL released. Returns numpy arrays by name.
+#[pyfunction]
+#[pyo3(signature = (variant, seed, start, count, threads = None, **options))]
+fn _random_playouts<'py>(
+    py: Python<'py>,
+    variant: &str,
+    seed: u64,
+    start: u64,
+    count: u64,
+    threads: Option<usize>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    if threads == Some(0) {
+        return Err(PyValueError::new_err(
+            "threads must be at least 1 (or None for all cores)",
+        ));
+    }
+    let proto = AnyGame::new(variant, &options_from_kwargs(options)?).map_err(value_error)?;
+    let recs =
+        py.detach(|| crate::sim::playouts::random_playouts(&proto, seed, start, count, threads));
+    records_to_dict(py, &recs)
 }
 
 #[pymodule]
