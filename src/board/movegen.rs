@@ -13,6 +13,11 @@ use super::types::*;
 pub trait MoveSink {
     /// Moves of one kind from one square to several targets.
     fn add(&mut self, from: Square, to: Bitboard, kind: MoveKind);
+    /// True once the sink needs no more moves (generation may stop early).
+    #[inline(always)]
+    fn done(&self) -> bool {
+        false
+    }
 }
 
 impl MoveSink for MoveList {
@@ -43,6 +48,10 @@ impl MoveSink for AnyMove {
     #[inline(always)]
     fn add(&mut self, _from: Square, to: Bitboard, _kind: MoveKind) {
         self.0 |= to.any();
+    }
+    #[inline(always)]
+    fn done(&self) -> bool {
+        self.0
     }
 }
 
@@ -127,7 +136,7 @@ impl Position {
         if roles.contains(Role::King) {
             self.gen_king(king, checkers, sink);
         }
-        if checkers.more_than_one() {
+        if checkers.more_than_one() || sink.done() {
             return;
         }
         let target = match checkers.single() {
@@ -160,6 +169,9 @@ impl Position {
                 sink.add(from, knight_attacks(from) & target, MoveKind::Normal);
             }
         }
+        if sink.done() {
+            return;
+        }
         if roles.contains(Role::Bishop) {
             for from in self.pieces(us, Role::Bishop) {
                 sink.add(
@@ -168,6 +180,9 @@ impl Position {
                     MoveKind::Normal,
                 );
             }
+        }
+        if sink.done() {
+            return;
         }
         if roles.contains(Role::Rook) {
             for from in self.pieces(us, Role::Rook) {
@@ -178,6 +193,9 @@ impl Position {
                 );
             }
         }
+        if sink.done() {
+            return;
+        }
         if roles.contains(Role::Queen) {
             for from in self.pieces(us, Role::Queen) {
                 sink.add(
@@ -186,6 +204,9 @@ impl Position {
                     MoveKind::Normal,
                 );
             }
+        }
+        if sink.done() {
+            return;
         }
         if roles.contains(Role::Pawn) {
             let pawns = self.pieces(us, Role::Pawn);
@@ -198,6 +219,9 @@ impl Position {
                     PawnStyle::Cubic => self.gen_pawns_cubic(pawns, target, &allowed, sink),
                 }
             }
+        }
+        if sink.done() {
+            return;
         }
         if roles.contains(Role::King) && checkers.is_empty() && self.castling != 0 {
             self.gen_castling(king, sink);
