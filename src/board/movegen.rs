@@ -172,41 +172,20 @@ impl Position {
         if sink.done() {
             return;
         }
-        if roles.contains(Role::Bishop) {
-            for from in self.pieces(us, Role::Bishop) {
-                sink.add(
-                    from,
-                    bishop_attacks(from, occ) & target & allowed(from),
-                    MoveKind::Normal,
-                );
+        for role in [Role::Bishop, Role::Rook, Role::Queen] {
+            if roles.contains(role) {
+                for from in self.pieces(us, role) {
+                    let attacks = match role {
+                        Role::Bishop => bishop_attacks(from, occ),
+                        Role::Rook => rook_attacks(from, occ),
+                        _ => queen_attacks(from, occ),
+                    };
+                    sink.add(from, attacks & target & allowed(from), MoveKind::Normal);
+                }
             }
-        }
-        if sink.done() {
-            return;
-        }
-        if roles.contains(Role::Rook) {
-            for from in self.pieces(us, Role::Rook) {
-                sink.add(
-                    from,
-                    rook_attacks(from, occ) & target & allowed(from),
-                    MoveKind::Normal,
-                );
+            if sink.done() {
+                return;
             }
-        }
-        if sink.done() {
-            return;
-        }
-        if roles.contains(Role::Queen) {
-            for from in self.pieces(us, Role::Queen) {
-                sink.add(
-                    from,
-                    queen_attacks(from, occ) & target & allowed(from),
-                    MoveKind::Normal,
-                );
-            }
-        }
-        if sink.done() {
-            return;
         }
         if roles.contains(Role::Pawn) {
             let pawns = self.pieces(us, Role::Pawn);
