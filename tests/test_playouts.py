@@ -54,7 +54,7 @@ def test_zero_games() -> None:
         ({"n_games": 5, "threads": 0}, ValueError, "threads"),
         ({"n_games": 5, "seed": -3}, ValueError, "seed"),
         ({"n_games": 5, "agents": ("random", "alphazero")}, ValueError, "valid specs"),
-        ({"n_games": 5, "agents": ("random",)}, ValueError, "one spec per player"),
+        ({"n_games": 5, "agents": ("random",)}, ValueError, "one spec or callable per player"),
         ({"n_games": 5, "bogus": 1}, ValueError, "unknown option"),
     ],
 )

@@ -28,10 +28,13 @@ from ._core import (
     perft,
     variants,
 )
+from .arena import ArenaResult, arena
 from .sim import PlayoutResult, playouts
 
 __all__ = [
     "Agent",
+    "ArenaResult",
+    "arena",
     "CHANCE",
     "TERMINAL",
     "TERMINATIONS",

@@ -9,30 +9,158 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Union
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._core import State
 
 #: ``winner`` code of a draw.
 DRAW = -1
 #: ``winner`` code of a game truncated at ``max_plies``.
 TRUNCATED = -2
 
-_MAX_GAMES = 10**10
+
+#: An agent: a spec string understood by the core, or a Python callable
+#: ``state -> action`` (the slow path: games with one run sequentially, GIL held).
+AgentLike = Union[str, Callable[[State], int]]
 
 
-def _check_agent(spec: object) -> str:
-    """The canonical spec; the core's parser raises ValueError listing the valid specs."""
-    if not isinstance(spec, str):
-        raise TypeError(
-            f"an agent spec must be a string, got {type(spec).__name__}; "
-            f"valid specs: {_core.AGENT_SPECS}"
+def _check_agent(spec: object) -> AgentLike:
+    """The canonical spec (the core's parser raises ValueError listing the
+    valid specs), or the callable itself."""
+    if isinstance(spec, str):
+        return _core._agent_spec(spec)
+    if callable(spec):
+        return spec  # type: ignore[return-value]
+    raise TypeError(
+        f"an agent must be a spec string or a callable state -> action, got "
+        f"{type(spec).__name__}; valid specs: {_core.AGENT_SPECS}"
+    )
+
+
+def agent_name(agent: AgentLike) -> str:
+    """A printable name: the spec, or the callable's name."""
+    if isinstance(agent, str):
+        return agent
+    return getattr(agent, "__qualname__", None) or getattr(agent, "__name__", None) or repr(agent)
+
+
+@dataclass(frozen=True)
+class Shard:
+    """Games ``start .. start + count`` of a run: the unit of work every
+    backend runs (game ``i`` depends only on ``(seed, i)``, so shards can run
+    anywhere, in any order, and be concatenated in index order)."""
+
+    variant: str
+    agents: tuple[AgentLike, AgentLike]
+    seed: int
+    start: int
+    count: int
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+def run_shard(shard: Shard, threads: int | None = None) -> dict[str, np.ndarray]:
+    """Plays one shard in Rust (GIL released for built-in agents) and returns
+    its per-game arrays by name."""
+    a0, a1 = shard.agents
+    args = (shard.variant,)
+    if callable(a0) or callable(a1):
+        return dict(
+            _core._playouts_callable(
+                *args, (a0, a1), shard.seed, shard.start, shard.count, **shard.options
+            )
         )
-    return _core._agent_spec(spec)
+    if a0 == "random" and a1 == "random":
+        return dict(
+            _core._random_playouts(
+                *args, shard.seed, shard.start, shard.count, threads, **shard.options
+            )
+        )
+    return dict(
+        _core._playouts(
+            *args, (a0, a1), shard.seed, shard.start, shard.count, threads, **shard.options
+        )
+    )
+
+
+BACKENDS = ("local", "ray")
+
+
+def run_shards(
+    shards: Sequence[Shard],
+    threads: int | None = None,
+    progress: bool = False,
+    desc: str = "games",
+    backend: str = "local",
+    ray_address: str | None = None,
+) -> tuple[list[dict[str, np.ndarray]], bool]:
+    """Runs ``shards`` and returns their arrays in shard order, and whether
+    the run was interrupted (Ctrl-C: the shards finished so far are kept).
+
+    ``backend="local"`` runs the shards one after another, each on
+    ``threads`` threads; ``"ray"`` runs each shard as a Ray task (see
+    :mod:`dicechess.ray_backend`). Both return identical arrays."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    total = sum(s.count for s in shards)
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=total, unit="game", desc=desc)
+    parts: list[dict[str, np.ndarray]] = []
+    interrupted = False
+    try:
+        if backend == "ray":
+            from . import ray_backend
+
+            parts, interrupted = ray_backend.run_shards(
+                shards, threads=threads, address=ray_address, bar=bar
+            )
+        else:
+            for shard in shards:
+                parts.append(run_shard(shard, threads))
+                if bar is not None:
+                    bar.update(shard.count)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if bar is not None:
+            bar.close()
+    return parts, interrupted
+
+
+def concat(parts: Sequence[dict[str, np.ndarray]], key: str, dtype: Any) -> np.ndarray:
+    """One array from the parts' arrays under ``key`` (empty if none)."""
+    if not parts:
+        return np.zeros(0, dtype=dtype)
+    return np.concatenate([p[key] for p in parts]).astype(dtype, copy=False)
+
+
+def check_count(name: str, n: object, high: int = 10**10) -> int:
+    """``n`` as an int in ``0..=high``, else TypeError/ValueError naming ``name``."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"{name} must be an int, got {type(n).__name__}")
+    if not 0 <= n <= high:
+        raise ValueError(f"{name} must be from 0 to {high}, got {n}")
+    return int(n)
+
+
+def check_run_args(seed: object, threads: object, chunk_size: object) -> None:
+    """Validates the arguments every batched entry point shares."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
+    if threads is not None and (
+        isinstance(threads, bool) or not isinstance(threads, int) or threads < 1
+    ):
+        raise ValueError(f"threads must be a positive int or None, got {threads!r}")
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+        raise ValueError(f"chunk_size must be a positive int, got {chunk_size!r}")
 
 
 @dataclass
@@ -53,6 +181,8 @@ class PlayoutResult:
     #: Colour player 0 commands at the end (0 White, 1 Black); int8.
     player0_color: npt.NDArray[np.int8]
     interrupted: bool = field(default=False)
+    #: The two agents' names (player 0 first).
+    agents: tuple[str, str] = ("random", "random")
 
     def __len__(self) -> int:
         return len(self.winner)
@@ -101,93 +231,58 @@ def playouts(
     variant: str,
     n_games: int,
     seed: int = 0,
-    agents: tuple[str, str] = ("random", "random"),
+    agents: tuple[AgentLike, AgentLike] = ("random", "random"),
     threads: int | None = None,
     progress: bool | None = None,
     chunk_size: int = 4096,
+    backend: str = "local",
+    ray_address: str | None = None,
     **variant_options: Any,
 ) -> PlayoutResult:
     """Play ``n_games`` whole games of ``variant`` in Rust (GIL released).
 
-    ``agents``: one spec per player (player 0 first), any of ``"random"``,
-    ``"greedy"``, ``"expectimax:depth=N"``, ``"mcts:sims=N[,c=X][,rollout=random|greedy]"``
-    (see ``dicechess.Agent``); the agents' randomness also comes from ``(seed, i)``. ``threads``:
-    worker threads (default: all cores). ``progress``: show a tqdm bar (default:
-    for runs of more than 20,000 games). Ctrl-C stops after the current chunk
-    and returns the games finished so far with ``interrupted=True``.
+    ``agents``: one per player (player 0 first): a spec string, any of
+    ``"random"``, ``"greedy"``, ``"expectimax:depth=N"``,
+    ``"mcts:sims=N[,c=X][,rollout=random|greedy]"`` (see ``dicechess.Agent``), whose
+    randomness also comes from ``(seed, i)``; or a Python callable
+    ``state -> action`` (the slow path: it gets a copy of the state at each
+    of its decisions and games run one at a time). ``threads``: worker
+    threads (default: all cores). ``progress``: show a tqdm bar (default: for
+    runs of more than 20,000 games). Ctrl-C stops after the current chunk and
+    returns the games finished so far with ``interrupted=True``.
+    ``backend="ray"`` runs the chunks as Ray tasks (``ray_address``: an
+    existing cluster; default: a local one) with identical results.
 
     >>> r = playouts("chess", 8, seed=1)
     >>> len(r), r.winner.dtype.name
     (8, 'int8')
     """
-    if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)):
-        raise TypeError(f"n_games must be an int, got {type(n_games).__name__}")
-    if not 0 <= n_games <= _MAX_GAMES:
-        raise ValueError(f"n_games must be from 0 to {_MAX_GAMES}, got {n_games}")
-    if not isinstance(seed, (int, np.integer)) or seed < 0 or seed >= 2**64:
-        raise ValueError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
-    if threads is not None and (not isinstance(threads, int) or threads < 1):
-        raise ValueError(f"threads must be a positive int or None, got {threads!r}")
-    if chunk_size < 1:
-        raise ValueError(f"chunk_size must be positive, got {chunk_size}")
+    n_games = check_count("n_games", n_games)
+    check_run_args(seed, threads, chunk_size)
     if len(agents) != 2:
-        raise ValueError(f"agents must give one spec per player, got {len(agents)}")
-    specs = [_check_agent(a) for a in agents]
-    all_random = all(a == "random" for a in specs)
+        raise ValueError(f"agents must give one spec or callable per player, got {len(agents)}")
+    specs = (_check_agent(agents[0]), _check_agent(agents[1]))
     # Validates the variant and options before any work.
-    _core.State(variant, **variant_options)
-
-    parts: list[dict[str, np.ndarray]] = []
+    options = dict(_core.State(variant, **variant_options).options)
+    shards = [
+        Shard(variant, specs, int(seed), start, min(chunk_size, n_games - start), variant_options)
+        for start in range(0, n_games, chunk_size)
+    ]
     show = n_games > 20_000 if progress is None else progress
-    bar = None
-    if show:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=n_games, unit="game", desc=f"{variant} playouts")
-    interrupted = False
-    done = 0
-    try:
-        for start in range(0, n_games, chunk_size):
-            count = min(chunk_size, n_games - start)
-            if all_random:
-                part = _core._random_playouts(
-                    variant, int(seed), start, count, threads, **variant_options
-                )
-            else:
-                part = _core._playouts(
-                    variant,
-                    (specs[0], specs[1]),
-                    int(seed),
-                    start,
-                    count,
-                    threads,
-                    **variant_options,
-                )
-            parts.append(part)
-            done += count
-            if bar is not None:
-                bar.update(count)
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        if bar is not None:
-            bar.close()
-
-    def cat(key: str, dtype: Any) -> np.ndarray:
-        if not parts:
-            return np.zeros(0, dtype=dtype)
-        return np.concatenate([p[key] for p in parts]).astype(dtype, copy=False)
-
+    parts, interrupted = run_shards(
+        shards, threads, show, f"{variant} playouts", backend, ray_address
+    )
     return PlayoutResult(
         variant=variant,
         seed=int(seed),
-        options=dict(_core.State(variant, **variant_options).options),
-        winner=cat("winner", np.int8),
-        plies=cat("plies", np.uint32),
-        chance_events=cat("chance_events", np.uint32),
-        termination=cat("termination", np.int8),
-        player0_color=cat("player0_color", np.int8),
+        options=options,
+        winner=concat(parts, "winner", np.int8),
+        plies=concat(parts, "plies", np.uint32),
+        chance_events=concat(parts, "chance_events", np.uint32),
+        termination=concat(parts, "termination", np.int8),
+        player0_color=concat(parts, "player0_color", np.int8),
         interrupted=interrupted,
+        agents=(agent_name(specs[0]), agent_name(specs[1])),
     )
 
 

@@ -2,6 +2,7 @@
 //! Errors from the core become `ValueError`; nothing here panics.
 
 mod agents;
+mod callables;
 
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -457,6 +458,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(perft, m)?)?;
     m.add_function(wrap_pyfunction!(_state_from_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(_random_playouts, m)?)?;
+    m.add_function(wrap_pyfunction!(callables::_playouts_callable, m)?)?;
     agents::register(m)?;
     Ok(())
 }

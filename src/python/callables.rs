@@ -1,0 +1,135 @@
+//! Playouts where a player may be a Python callable `state -> action` (the
+//! slow path of `dicechess.playouts`/`arena`): games run one at a time with
+//! the GIL held, since every decision of a callable is a Python call. Dice
+//! and the built-in agents draw from `game_rng(seed, i)` exactly as in the
+//! Rust playouts, so a run is reproducible when the callables are.
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use super::{options_from_kwargs, value_error, PyState};
+use crate::agents::{Agent, AgentSpec};
+use crate::sim::playouts::{record, GameRecord};
+use crate::sim::{game_rng, sample_outcome};
+use crate::variants::{api, AnyGame, Game, Node, Outcomes};
+use crate::with_game;
+
+/// Who decides for one player.
+enum Decider<'py> {
+    Builtin(Agent),
+    Callable(Bound<'py, PyAny>),
+}
+
+/// What happens next in a game.
+enum Step {
+    Over,
+    Chance(u32),
+    Decide(usize),
+}
+
+fn decider<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Decider<'py>> {
+    if let Ok(s) = obj.extract::<String>() {
+        return Ok(Decider::Builtin(Agent::new(
+            AgentSpec::parse(&s).map_err(value_error)?,
+        )));
+    }
+    if obj.is_callable() {
+        return Ok(Decider::Callable(obj.clone()));
+    }
+    Err(PyTypeError::new_err(format!(
+        "an agent must be a spec string or a callable state -> action, got {}",
+        obj.get_type().name()?
+    )))
+}
+
+fn play_one<'py>(
+    py: Python<'py>,
+    proto: &AnyGame,
+    deciders: &mut [Decider<'py>; 2],
+    seed: u64,
+    index: u64,
+) -> PyResult<GameRecord> {
+    let mut rng = game_rng(seed, index);
+    let mut st = PyState {
+        game: proto.clone(),
+        history: Vec::new(),
+    };
+    let mut outcomes = Outcomes::new();
+    let (mut plies, mut chance_events) = (0u32, 0u32);
+    loop {
+        let step = with_game!(&st.game, g => match g.node() {
+            Node::Terminal => Step::Over,
+            Node::Chance => Step::Chance(sample_outcome(g, &mut rng, &mut outcomes)),
+            Node::Decision(p) => Step::Decide(p as usize & 1),
+        });
+        let action = match step {
+            Step::Over => break,
+            Step::Chance(o) => {
+                chance_events += 1;
+                o
+            }
+            Step::Decide(p) => {
+                plies += 1;
+                match &mut deciders[p] {
+                    Decider::Builtin(agent) => with_game!(&st.game, g => {
+                        let m = agent.select(g, &mut rng);
+                        g.layout().encode(m, g.position().turn())
+                    }),
+                    Decider::Callable(f) => {
+                        let out = f.call1((st.clone(),))?;
+                        let a: i64 = out.extract().map_err(|_| {
+                            PyTypeError::new_err(format!(
+                                "the agent of player {p} must return an int action, got {}",
+                                out.get_type()
+                                    .name()
+                                    .map(|n| n.to_string())
+                                    .unwrap_or_default()
+                            ))
+                        })?;
+                        u32::try_from(a).map_err(|_| {
+                            PyValueError::new_err(format!(
+                                "the agent of player {p} returned action {a}, not a legal action id"
+                            ))
+                        })?
+                    }
+                }
+            }
+        };
+        with_game!(&mut st.game, g => api::apply_action(g, action)).map_err(|e| {
+            PyValueError::new_err(format!(
+                "game {index}: the agent's action was refused: {}",
+                e.0
+            ))
+        })?;
+        st.history.push(action);
+        // Long games with slow callables stay interruptible (Ctrl-C).
+        if plies % 64 == 0 {
+            py.check_signals()?;
+        }
+    }
+    Ok(with_game!(&st.game, g => record(g, plies, chance_events)))
+}
+
+/// Plays games `start .. start+count` of a run where either agent may be a
+/// Python callable `state -> action` (it gets a copy of the state); spec
+/// strings are the built-in agents. Sequential, GIL held.
+#[pyfunction]
+#[pyo3(signature = (variant, agents, seed, start, count, **options))]
+pub(crate) fn _playouts_callable<'py>(
+    py: Python<'py>,
+    variant: &str,
+    agents: (Bound<'py, PyAny>, Bound<'py, PyAny>),
+    seed: u64,
+    start: u64,
+    count: u64,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let mut deciders = [decider(&agents.0)?, decider(&agents.1)?];
+    let proto = AnyGame::new(variant, &options_from_kwargs(options)?).map_err(value_error)?;
+    let mut recs = Vec::with_capacity(count.min(1 << 16) as usize);
+    for k in 0..count {
+        recs.push(play_one(py, &proto, &mut deciders, seed, start + k)?);
+    }
+    super::records_to_dict(py, &recs)
+}
