@@ -396,3 +396,14 @@ def test_bad_tally_input() -> None:
 def test_doctests(module: object) -> None:
     failures, tried = doctest.testmod(module, verbose=False)  # type: ignore[arg-type]
     assert tried > 0 and failures == 0
+
+
+def test_docs_page_example_runs() -> None:
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "analysis.md").read_text("utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    assert blocks
+    for code in blocks:
+        exec(compile(code, "docs/analysis.md", "exec"), {})
