@@ -182,6 +182,39 @@ def test_bradley_terry_without_draws_model() -> None:
         assert fit.nu == 0
 
 
+@pytest.mark.parametrize("model", ["davidson", "none"])
+def test_likelihood_gradient_and_hessian_match_finite_differences(model: str) -> None:
+    from scipy.optimize import approx_fprime, check_grad
+
+    from dicechess.analysis.ratings import _Problem
+
+    w, d = simulate([0.0, 100.0, -50.0, 200.0], 0.6, games=50, seed=9)
+    prob = _Problem(w.astype(float), d.astype(float), model, prior_sd=500.0)
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        p = rng.normal(0, 0.5, prob.size())
+        f, g, h = prob.terms(p)
+        assert check_grad(lambda q: prob.terms(q)[0], lambda q: prob.terms(q)[1], p) < 1e-4 * (
+            1 + np.abs(g).max()
+        )
+        num = approx_fprime(p, lambda q: prob.terms(q)[1], 1e-6)
+        np.testing.assert_allclose(h, num, atol=1e-3 * (1 + np.abs(h).max()))
+
+
+def test_rating_standard_errors_are_calibrated() -> None:
+    # Across replicate tournaments the z-scores (estimate - truth) / se should have SD ~ 1.
+    elos, nu = [0.0, 80.0, 160.0], 0.5
+    z, znu = [], []
+    for rep in range(100):
+        fit = an.fit_ratings(*simulate(elos, nu, games=150, seed=1000 + rep))
+        z.extend((fit.ratings[1:] - elos[1:]) / fit.se[1:])
+        se_log_nu = (math.log(fit.nu_hi) - math.log(fit.nu)) / 1.959963984540054
+        znu.append((math.log(fit.nu) - math.log(nu)) / se_log_nu)
+    assert np.std(z) == pytest.approx(1, abs=0.15)
+    assert abs(np.mean(z)) < 0.2
+    assert np.std(znu) == pytest.approx(1, abs=0.2)
+
+
 def test_perfect_records_do_not_crash() -> None:
     w = np.array([[0, 10, 5], [0, 0, 3], [0, 1, 0]])
     fit = an.fit_ratings(w, np.zeros((3, 3)))
