@@ -8,6 +8,11 @@ docs/analysis.md.
 
 from __future__ import annotations
 
+try:
+    import scipy  # noqa: F401
+except ImportError as exc:  # a clear hint instead of a failure deep inside a function
+    raise ImportError("dicechess.analysis needs scipy: pip install 'dicechess[analysis]'") from exc
+
 from .intervals import (
     clopper_pearson_interval,
     colour_advantage,
