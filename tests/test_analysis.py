@@ -284,7 +284,7 @@ def coin_flip_fraction(w: np.ndarray, d: np.ndarray, keep: float, seed: int) -> 
 def test_p_equivalent_identity_and_coin_flips() -> None:
     w, d = simulate(LADDER, 0.5, games=1000, seed=21)
     same = an.p_equivalent(w, d, w, d)
-    assert same.p == 1.0 and not same.clamped
+    assert same.p == 1.0 and not same.clamped and not same.perfect_records
     assert same.spread_variant == pytest.approx(same.spread_chess)
     wv, dv = coin_flip_fraction(w, d, keep=0.0, seed=22)
     flips = an.p_equivalent(wv, dv, w, d)
@@ -305,6 +305,9 @@ def test_p_equivalent_clamps_when_variant_more_skilful() -> None:
     wv, dv = simulate([2 * x for x in LADDER], 0.5, games=500, seed=42)
     r = an.p_equivalent(wv, dv, w, d)
     assert r.p == 1.0 and r.clamped
+    # An agent that loses every variant game is flagged.
+    wv[0, :] = 0
+    assert an.p_equivalent(wv, dv * 0, w, d).perfect_records
 
 
 @pytest.mark.slow

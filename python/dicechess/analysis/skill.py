@@ -11,7 +11,7 @@ import numpy as np
 
 from ._checks import check_confidence, check_matrices, pair_counts
 from .intervals import wilson_interval
-from .ratings import fit_ratings
+from .ratings import _mle_exists, fit_ratings
 
 
 @dataclass
@@ -94,6 +94,9 @@ class PEquivalent:
     #: True when the variant's spread is outside [spread(p=0), spread(p=1)] and p was clamped.
     clamped: bool
     draws_model: str
+    #: True when some agent won or lost every game in either arena: its rating, and so the
+    #: spread, is then set by the fit's prior (see ``fit_ratings``) and p is unreliable.
+    perfect_records: bool
     #: Percentile bootstrap interval of p (None unless ``n_boot`` > 0).
     interval: tuple[float, float] | None = None
 
@@ -172,6 +175,7 @@ def p_equivalent(
         raise ValueError(f"n_boot must be a non-negative int, got {n_boot!r}")
     check_confidence(confidence)
     p, sv, sc, clamped = _solve_p(wv, dv, wc, dc, draws_model)
+    perfect = not (_mle_exists(wv, dv) and _mle_exists(wc, dc))
     interval = None
     if n_boot > 0:
         rng = np.random.default_rng(seed)
@@ -191,6 +195,7 @@ def p_equivalent(
         spread_chess=sc,
         clamped=clamped,
         draws_model=draws_model,
+        perfect_records=perfect,
         interval=interval,
     )
 
