@@ -286,8 +286,14 @@ def playouts(
     )
 
 
-def wilson_interval(successes: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """Wilson score interval for a proportion (95% by default)."""
+def wilson_interval(
+    successes: float, n: float, z: float = 1.959963984540054
+) -> tuple[float, float]:
+    """Wilson score interval for a proportion (95% by default; ``(0, 1)`` when ``n`` is 0).
+
+    The one copy of the formula: ``dicechess.analysis.wilson_interval`` wraps it with a
+    confidence level and input checks.
+    """
     if n == 0:
         return (0.0, 1.0)
     p = successes / n
