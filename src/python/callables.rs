@@ -17,7 +17,7 @@ use crate::with_game;
 
 /// Who decides for one player.
 enum Decider<'py> {
-    Builtin(Agent),
+    Builtin(Box<Agent>),
     Callable(Bound<'py, PyAny>),
 }
 
@@ -30,9 +30,9 @@ enum Step {
 
 fn decider<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Decider<'py>> {
     if let Ok(s) = obj.extract::<String>() {
-        return Ok(Decider::Builtin(Agent::new(
+        return Ok(Decider::Builtin(Box::new(Agent::new(
             AgentSpec::parse(&s).map_err(value_error)?,
-        )));
+        ))));
     }
     if obj.is_callable() {
         return Ok(Decider::Callable(obj.clone()));
