@@ -32,6 +32,24 @@ def _positive(text: str) -> int:
     return n
 
 
+def _agent_list(text: str) -> list[str]:
+    names = [a.strip() for a in text.split(",") if a.strip()]
+    try:
+        return [_core._agent_spec(a) for a in names]
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _seed(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer seed, got {text!r}") from None
+    if not 0 <= n < 2**63:
+        raise argparse.ArgumentTypeError(f"the seed must be from 0 to 2**63-1, got {n}")
+    return n
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dicechess",
@@ -40,14 +58,38 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"dicechess {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    st = sub.add_parser("study", help="run the study over every variant (the main job)")
+    st = sub.add_parser(
+        "study",
+        help="run the luck-versus-skill study over every variant (the main job)",
+        description="Random playouts, an agent-ladder arena, per-roll luck and p-chess "
+        "equivalents for every variant; writes report.md, report.html, PNG plots, "
+        "results.json and CSV into --out.",
+    )
     st.add_argument("--variants", type=_variant_list, default=None, help="comma-separated")
-    st.add_argument("--games", type=_positive, default=None, help="games per variant")
-    st.add_argument("--seed", type=int, default=0)
+    st.add_argument(
+        "--agents", type=_agent_list, default=None, help="comma-separated ladder, weakest first"
+    )
+    st.add_argument("--games", type=_positive, default=None, help="arena games per agent pair")
+    st.add_argument(
+        "--playout-games", type=_positive, default=None, help="random playouts per variant"
+    )
+    st.add_argument(
+        "--luck-games", type=_positive, default=None, help="greedy games for per-roll luck"
+    )
+    st.add_argument("--seed", type=_seed, default=0)
     st.add_argument("--threads", type=_positive, default=None)
     st.add_argument("--out", type=Path, default=Path("study"))
     st.add_argument("--quick", action="store_true", help="a small, fast run")
     st.add_argument("--force", action="store_true", help="overwrite an existing report")
+    st.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help="run playouts and arenas on Ray (a local cluster, or the cluster at ADDRESS)",
+    )
+    st.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     pl = sub.add_parser("play", help="play one random game and print it")
     pl.add_argument("variant", type=lambda t: _variant_list(t)[0])
@@ -66,14 +108,34 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _cmd_study(args: argparse.Namespace) -> int:
-    from .study import DEFAULT_GAMES, QUICK_GAMES, format_table, run_study, write_report
+    from .study import (
+        StudyConfig,
+        existing_outputs,
+        markdown_table,
+        run_study,
+        summary_rows,
+        write_report,
+    )
 
-    games = args.games or (QUICK_GAMES if args.quick else DEFAULT_GAMES)
+    sizes = {
+        "variants": args.variants,
+        "agents": args.agents,
+        "games_per_pair": args.games,
+        "playout_games": args.playout_games,
+        "luck_games": args.luck_games,
+        "seed": args.seed,
+        "threads": args.threads,
+    }
+    if args.ray is not None:
+        sizes["backend"] = "ray"
+        sizes["ray_address"] = args.ray or None
+    given = {k: v for k, v in sizes.items() if v is not None}
+    cfg = StudyConfig.quick_config(**given) if args.quick else StudyConfig(**given)
     out: Path = args.out
-    for name in ("report.md", "results.json"):
-        if (out / name).exists() and not args.force:
-            print(f"dicechess: {out / name} exists; use --force to overwrite", file=sys.stderr)
-            return 2
+    existing = existing_outputs(out)
+    if existing and not args.force:
+        print(f"dicechess: {existing[0]} exists; use --force to overwrite", file=sys.stderr)
+        return 2
     try:
         out.mkdir(parents=True, exist_ok=True)
         probe = out / ".write-test"
@@ -82,9 +144,13 @@ def _cmd_study(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"dicechess: cannot write to {out}: {e.strerror or e}", file=sys.stderr)
         return 2
-    results = run_study(args.variants, games=games, seed=args.seed, threads=args.threads)
-    print(format_table(results))
-    for p in write_report(results, out, force=args.force):
+    try:
+        study = run_study(cfg, progress=not args.no_progress)
+    except (ValueError, ImportError) as e:
+        print(f"dicechess: {e}", file=sys.stderr)
+        return 2
+    print(markdown_table(*summary_rows(study.results)))
+    for p in write_report(study, out, force=args.force):
         print(f"wrote {p}")
     return 0
 

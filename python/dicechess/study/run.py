@@ -1,0 +1,277 @@
+"""Running the study: for each variant, random playouts (colour advantage,
+game lengths, endings), a round-robin arena over an agent ladder (ratings,
+luck share, ladder depth), per-roll luck along greedy games, and, against
+orthodox chess with the same agents, the p-chess equivalent.
+
+Every number is reproducible from the seed: each part of each variant gets
+its own seed derived from ``(seed, variant, part)``, so a variant's numbers
+do not depend on which other variants run.
+"""
+
+from __future__ import annotations
+
+import platform
+import time
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .. import __version__, _core
+from ..analysis import (
+    colour_advantage,
+    fit_ratings,
+    ladder_depth,
+    luck_share,
+    p_equivalent,
+)
+from ..arena import ArenaResult, arena
+from ..luck import RollLuckResult, roll_luck
+from ..sim import PlayoutResult, playouts
+
+#: The default agent ladder, weakest first (docs/agents.md has the measurements).
+DEFAULT_AGENTS = ("random", "greedy", "expectimax:depth=2", "mcts:sims=200")
+QUICK_AGENTS = ("random", "greedy", "expectimax:depth=1")
+#: The variants without dice: zero-luck controls.
+CONTROLS = ("chess", "cubic")
+
+
+@dataclass
+class StudyConfig:
+    """Everything that determines a study's numbers (recorded in results.json)."""
+
+    variants: list[str] = field(default_factory=lambda: list(_core.variants()))
+    agents: list[str] = field(default_factory=lambda: list(DEFAULT_AGENTS))
+    #: Arena games per pair of agents (colours alternated).
+    games_per_pair: int = 60
+    #: Random-vs-random games per variant (colour advantage, lengths, endings).
+    playout_games: int = 20_000
+    #: Greedy-vs-greedy games per variant for per-roll luck.
+    luck_games: int = 200
+    #: Depth of the expectimax evaluator that values each roll.
+    luck_depth: int = 1
+    #: Bootstrap resamples for the p-equivalent interval.
+    bootstrap: int = 200
+    seed: int = 0
+    threads: int | None = None
+    backend: str = "local"
+    ray_address: str | None = None
+    quick: bool = False
+
+    @classmethod
+    def quick_config(cls, **kw: Any) -> StudyConfig:
+        """A small, fast study (a minute or less): the shape of the full one."""
+        base: dict[str, Any] = {
+            "agents": list(QUICK_AGENTS),
+            "games_per_pair": 16,
+            "playout_games": 500,
+            "luck_games": 12,
+            "bootstrap": 20,
+            "quick": True,
+        }
+        base.update({k: v for k, v in kw.items() if v is not None})
+        return cls(**base)
+
+    def check(self) -> None:
+        """ValueError for unknown variants or agents and non-positive sizes."""
+        known = _core.variants()
+        unknown = [v for v in self.variants if v not in known]
+        if unknown:
+            raise ValueError(f"unknown variant(s) {', '.join(unknown)}; known: {', '.join(known)}")
+        if not self.variants:
+            raise ValueError("at least one variant is needed")
+        if len(self.agents) < 2:
+            raise ValueError(f"the study needs at least 2 agents, got {len(self.agents)}")
+        self.agents = [_core._agent_spec(a) for a in self.agents]
+        for name in ("games_per_pair", "playout_games", "luck_games"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+
+
+def part_seed(seed: int, variant: str, part: str) -> int:
+    """The seed of one part of one variant: a pure function of its inputs."""
+    return (seed * 0x9E3779B1 + zlib.crc32(f"{variant}/{part}".encode())) % 2**63
+
+
+@dataclass
+class VariantData:
+    """The raw per-game results behind a variant's numbers (for plots and CSV)."""
+
+    playouts: PlayoutResult
+    arena: ArenaResult
+    luck: RollLuckResult | None
+
+
+@dataclass
+class Study:
+    """A finished study: JSON-ready ``results`` plus the raw data per variant."""
+
+    results: dict[str, Any]
+    data: dict[str, VariantData]
+
+
+def _floats(a: Any) -> Any:
+    return np.asarray(a, dtype=float).tolist()
+
+
+def _variant(
+    v: str, cfg: StudyConfig, tick: Callable[[str], None]
+) -> tuple[dict[str, Any], VariantData]:
+    run = {"threads": cfg.threads, "progress": False}
+    dist = {"backend": cfg.backend, "ray_address": cfg.ray_address}
+    seconds: dict[str, float] = {}
+
+    t0 = time.perf_counter()
+    tick(f"{v}: playouts")
+    po = playouts(v, cfg.playout_games, seed=part_seed(cfg.seed, v, "playouts"), **run, **dist)
+    s = po.summary()
+    seconds["playouts"] = time.perf_counter() - t0
+    colour = colour_advantage(
+        s["white_wins"], s["black_wins"], s["games"] - s["white_wins"] - s["black_wins"]
+    )
+    plies = po.plies.astype(float)
+
+    t0 = time.perf_counter()
+    tick(f"{v}: arena")
+    ar = arena(
+        v, cfg.agents, cfg.games_per_pair, seed=part_seed(cfg.seed, v, "arena"), **run, **dist
+    )
+    seconds["arena"] = time.perf_counter() - t0
+    wins, draws = ar.wins, ar.draws
+    fit = fit_ratings(wins, draws, names=ar.agents)
+    share = luck_share(wins, draws)
+    ladder = ladder_depth(wins, draws, confidence=0.95)
+    asum = ar.summary()
+
+    lk = None
+    luck_row = None
+    if cfg.luck_games and v not in CONTROLS:
+        t0 = time.perf_counter()
+        tick(f"{v}: roll luck")
+        lk = roll_luck(
+            v,
+            cfg.luck_games,
+            agents=("greedy", "greedy"),
+            eval_depth=cfg.luck_depth,
+            seed=part_seed(cfg.seed, v, "luck"),
+            **run,
+        )
+        luck_row = lk.summary()
+        seconds["roll_luck"] = time.perf_counter() - t0
+
+    row = {
+        "variant": v,
+        "options": po.options,
+        "seeds": {p: part_seed(cfg.seed, v, p) for p in ("playouts", "arena", "luck")},
+        "seconds": seconds,
+        "playouts": {
+            **s,
+            "colour_advantage": colour,
+            "plies_quartiles": _floats(np.percentile(plies, [25, 50, 75])) if len(plies) else [],
+        },
+        "arena": {
+            "agents": ar.agents,
+            "games_per_pair": ar.games_per_pair,
+            "games": ar.games,
+            "wins": wins.tolist(),
+            "draws": draws.tolist(),
+            "scores": [[None if np.isnan(x) else float(x) for x in r] for r in ar.scores()],
+            "player0_score": asum["player0_score"],
+            "draw_rate": asum["draw_rate"],
+            "truncated_rate": asum["truncated_rate"],
+            "mean_plies": float(ar.plies.mean()),
+        },
+        "ratings": {
+            "agents": fit.names,
+            "elo": _floats(fit.ratings),
+            "lo": _floats(fit.lo),
+            "hi": _floats(fit.hi),
+            "nu": fit.nu,
+            "spread": fit.spread(),
+            "mle_exists": fit.mle_exists,
+        },
+        "luck_share": asdict(share),
+        "ladder": {
+            "depth": ladder.depth,
+            "order": [ar.agents[i] for i in ladder.order],
+            "pairs": [
+                {**p, "stronger": ar.agents[p["stronger"]], "weaker": ar.agents[p["weaker"]]}
+                for p in ladder.pairs
+            ],
+        },
+        "roll_luck": luck_row,
+        "p_equivalent": None,
+    }
+    return row, VariantData(po, ar, lk)
+
+
+def run_study(
+    config: StudyConfig | None = None,
+    progress: bool | None = None,
+    **overrides: Any,
+) -> Study:
+    """Runs the study (``StudyConfig`` defaults, or ``config``, with keyword
+    ``overrides``) and returns its results. ``progress``: a tqdm bar over the
+    study's steps (default: on)."""
+    cfg = config or StudyConfig()
+    for k, val in overrides.items():
+        if not hasattr(cfg, k):
+            raise TypeError(f"unknown study option {k!r}")
+        setattr(cfg, k, val)
+    cfg.check()
+    steps = sum(2 + (v not in CONTROLS) for v in cfg.variants)
+    bar = None
+    if progress is None or progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=steps, unit="step", desc="study")
+
+    def tick(what: str) -> None:
+        if bar is not None:
+            bar.set_postfix_str(what)
+            if bar.n < steps:
+                bar.update(1)
+
+    t0 = time.perf_counter()
+    rows: list[dict[str, Any]] = []
+    data: dict[str, VariantData] = {}
+    try:
+        for v in cfg.variants:
+            row, d = _variant(v, cfg, tick)
+            rows.append(row)
+            data[v] = d
+    finally:
+        if bar is not None:
+            bar.close()
+    _add_p_equivalents(rows, cfg)
+    results = {
+        "dicechess_version": __version__,
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "config": asdict(cfg),
+        "seconds": time.perf_counter() - t0,
+        "variants": rows,
+    }
+    return Study(results, data)
+
+
+def _add_p_equivalents(rows: Sequence[dict[str, Any]], cfg: StudyConfig) -> None:
+    """p-chess equivalents of every variant against the chess arena (same agents)."""
+    chess = next((r for r in rows if r["variant"] == "chess"), None)
+    if chess is None:
+        return
+    wc, dc = np.array(chess["arena"]["wins"]), np.array(chess["arena"]["draws"])
+    for r in rows:
+        if r["variant"] == "chess":
+            continue
+        pe = p_equivalent(
+            np.array(r["arena"]["wins"]),
+            np.array(r["arena"]["draws"]),
+            wc,
+            dc,
+            n_boot=cfg.bootstrap,
+            seed=part_seed(cfg.seed, r["variant"], "bootstrap"),
+        )
+        r["p_equivalent"] = asdict(pe)
