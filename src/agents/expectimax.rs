@@ -175,6 +175,14 @@ impl Search {
         best
     }
 
+    /// The value for player 0 of `g` with `depth` decisions left in the
+    /// full window, from an empty table (so it does not depend on earlier
+    /// searches). Uses no randomness.
+    pub fn root_value<G: Evaluate>(&mut self, g: &G, depth: u32) -> f64 {
+        self.tt.clear();
+        self.value(g, depth, L, U)
+    }
+
     /// The value for player 0 of `g` with `depth` decisions left, searched
     /// in the window `(alpha, beta)` (fail-soft).
     pub fn value<G: Evaluate>(&mut self, g: &G, depth: u32, alpha: f64, beta: f64) -> f64 {

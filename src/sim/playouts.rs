@@ -28,7 +28,8 @@ pub struct GameRecord {
     pub player0_color: u8,
 }
 
-fn record<G: Game>(g: &G, plies: u32, chance_events: u32) -> GameRecord {
+/// The record of the finished game `g`.
+pub(crate) fn record<G: Game>(g: &G, plies: u32, chance_events: u32) -> GameRecord {
     let term = g.termination();
     let winner = match (g.winner(), term) {
         (Some(p), _) => p as i8,
