@@ -14,7 +14,7 @@ this package re-exports it and adds the Python-side tooling.
 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2'
 """
 
-from . import sim
+from . import luck, sim
 from ._core import (
     CHANCE,
     TERMINAL,
@@ -28,6 +28,7 @@ from ._core import (
     perft,
     variants,
 )
+from .luck import RollLuckResult, roll_luck
 from .sim import PlayoutResult, playouts
 
 __all__ = [
@@ -45,6 +46,9 @@ __all__ = [
     "PlayoutResult",
     "playouts",
     "sim",
+    "RollLuckResult",
+    "roll_luck",
+    "luck",
 ]
 
 

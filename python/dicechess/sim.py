@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -120,6 +120,49 @@ def playouts(
     >>> len(r), r.winner.dtype.name
     (8, 'int8')
     """
+    _check_run(n_games, seed, threads, chunk_size)
+    specs = _check_agents(agents)
+    all_random = all(a == "random" for a in specs)
+    # Validates the variant and options before any work.
+    _core.State(variant, **variant_options)
+
+    def chunk(start: int, count: int) -> dict[str, np.ndarray]:
+        if all_random:
+            return _core._random_playouts(
+                variant, int(seed), start, count, threads, **variant_options
+            )
+        return _core._playouts(
+            variant, (specs[0], specs[1]), int(seed), start, count, threads, **variant_options
+        )
+
+    show = n_games > 20_000 if progress is None else progress
+    parts, interrupted = _run_chunks(n_games, chunk_size, show, f"{variant} playouts", chunk)
+    return _playout_result(variant, int(seed), variant_options, parts, interrupted)
+
+
+def _playout_result(
+    variant: str,
+    seed: int,
+    variant_options: dict[str, Any],
+    parts: list[dict[str, np.ndarray]],
+    interrupted: bool,
+) -> PlayoutResult:
+    """The :class:`PlayoutResult` of a run's chunks (the game arrays of each)."""
+    return PlayoutResult(
+        variant=variant,
+        seed=seed,
+        options=dict(_core.State(variant, **variant_options).options),
+        winner=_concat(parts, "winner", np.int8),
+        plies=_concat(parts, "plies", np.uint32),
+        chance_events=_concat(parts, "chance_events", np.uint32),
+        termination=_concat(parts, "termination", np.int8),
+        player0_color=_concat(parts, "player0_color", np.int8),
+        interrupted=interrupted,
+    )
+
+
+def _check_run(n_games: object, seed: object, threads: object, chunk_size: object) -> None:
+    """Checks the arguments every batched run shares (TypeError/ValueError)."""
     if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)):
         raise TypeError(f"n_games must be an int, got {type(n_games).__name__}")
     if not 0 <= n_games <= _MAX_GAMES:
@@ -128,43 +171,38 @@ def playouts(
         raise ValueError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
     if threads is not None and (not isinstance(threads, int) or threads < 1):
         raise ValueError(f"threads must be a positive int or None, got {threads!r}")
-    if chunk_size < 1:
-        raise ValueError(f"chunk_size must be positive, got {chunk_size}")
+    if not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1:
+        raise ValueError(f"chunk_size must be a positive int, got {chunk_size!r}")
+
+
+def _check_agents(agents: Any) -> list[str]:
+    """The two canonical agent specs (player 0 first)."""
     if len(agents) != 2:
         raise ValueError(f"agents must give one spec per player, got {len(agents)}")
-    specs = [_check_agent(a) for a in agents]
-    all_random = all(a == "random" for a in specs)
-    # Validates the variant and options before any work.
-    _core.State(variant, **variant_options)
+    return [_check_agent(a) for a in agents]
 
+
+def _run_chunks(
+    n_games: int,
+    chunk_size: int,
+    show: bool,
+    desc: str,
+    chunk: Callable[[int, int], dict[str, np.ndarray]],
+) -> tuple[list[dict[str, np.ndarray]], bool]:
+    """Runs ``chunk(start, count)`` over the games in order, with a tqdm bar
+    if ``show``. Ctrl-C stops after the current chunk: returns the finished
+    chunks and whether the run was interrupted."""
     parts: list[dict[str, np.ndarray]] = []
-    show = n_games > 20_000 if progress is None else progress
     bar = None
     if show:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=n_games, unit="game", desc=f"{variant} playouts")
+        bar = tqdm(total=n_games, unit="game", desc=desc)
     interrupted = False
-    done = 0
     try:
         for start in range(0, n_games, chunk_size):
             count = min(chunk_size, n_games - start)
-            if all_random:
-                part = _core._random_playouts(
-                    variant, int(seed), start, count, threads, **variant_options
-                )
-            else:
-                part = _core._playouts(
-                    variant,
-                    (specs[0], specs[1]),
-                    int(seed),
-                    start,
-                    count,
-                    threads,
-                    **variant_options,
-                )
-            parts.append(part)
-            done += count
+            parts.append(chunk(start, count))
             if bar is not None:
                 bar.update(count)
     except KeyboardInterrupt:
@@ -172,23 +210,14 @@ def playouts(
     finally:
         if bar is not None:
             bar.close()
+    return parts, interrupted
 
-    def cat(key: str, dtype: Any) -> np.ndarray:
-        if not parts:
-            return np.zeros(0, dtype=dtype)
-        return np.concatenate([p[key] for p in parts]).astype(dtype, copy=False)
 
-    return PlayoutResult(
-        variant=variant,
-        seed=int(seed),
-        options=dict(_core.State(variant, **variant_options).options),
-        winner=cat("winner", np.int8),
-        plies=cat("plies", np.uint32),
-        chance_events=cat("chance_events", np.uint32),
-        termination=cat("termination", np.int8),
-        player0_color=cat("player0_color", np.int8),
-        interrupted=interrupted,
-    )
+def _concat(parts: list[dict[str, np.ndarray]], key: str, dtype: Any) -> np.ndarray:
+    """One array from the chunks' arrays named ``key``."""
+    if not parts:
+        return np.zeros(0, dtype=dtype)
+    return np.concatenate([p[key] for p in parts]).astype(dtype, copy=False)
 
 
 def wilson_interval(successes: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
