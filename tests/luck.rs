@@ -146,3 +146,46 @@ fn single_outcome_chance_nodes_are_not_rolls() {
     let mut search = Search::new();
     assert_eq!(roll_values(&mut search, &g, &one, 0, 1), None);
 }
+
+/// The roll's outcomes share one search table; each value is still the one
+/// a fresh search of that state gives.
+#[test]
+fn shared_table_gives_fresh_search_values() {
+    use dicechess::sim::{game_rng, random_move, sample_outcome};
+    let g0 = Vegas::new(&Options::new()).unwrap();
+    let mut checked = 0;
+    for seed in 0..3 {
+        let mut g = g0.clone();
+        let mut rng = game_rng(seed, 0);
+        let (mut moves, mut outcomes) = (Default::default(), Outcomes::new());
+        for _ in 0..40 {
+            match g.node() {
+                Node::Terminal => break,
+                Node::Chance => {
+                    let a = sample_outcome(&g, &mut rng, &mut outcomes);
+                    let mut shared = Search::new();
+                    let (_, expected, actual) =
+                        roll_values(&mut shared, &g, &outcomes, a, 1).unwrap();
+                    let mut mean = 0.0;
+                    for &(id, p) in outcomes.as_slice() {
+                        let mut child = g.clone();
+                        child.apply_outcome(id);
+                        let v = Search::new().root_value(&child, 1);
+                        mean += p * v;
+                        if id == a {
+                            assert!((v - actual).abs() < 1e-12);
+                        }
+                    }
+                    assert!((mean - expected).abs() < 1e-12, "{mean} vs {expected}");
+                    checked += 1;
+                    g.apply_outcome(a);
+                }
+                Node::Decision(_) => {
+                    let m = random_move(&g, &mut rng, &mut moves);
+                    g.play(m);
+                }
+            }
+        }
+    }
+    assert!(checked > 30);
+}

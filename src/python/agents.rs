@@ -121,9 +121,11 @@ impl PyAgent {
         let depth = match depth {
             None => None,
             Some(d) if (1..=MAX_VALUE_DEPTH as i64).contains(&d) => Some(d as u32),
-            Some(d) => return Err(PyValueError::new_err(format!(
+            Some(d) => {
+                return Err(PyValueError::new_err(format!(
                 "depth must be from 1 to {MAX_VALUE_DEPTH} (or None for the agent's own), got {d}"
-            ))),
+            )))
+            }
         };
         let g = state.game.clone();
         let agent = &mut self.agent;

@@ -81,16 +81,23 @@ pub fn roll_values<G: Evaluate>(
     if possible < 2 {
         return None;
     }
+    let children: Vec<(Action, f64, G)> = outcomes
+        .as_slice()
+        .iter()
+        .filter(|o| o.1 > 0.0)
+        .map(|&(id, p)| {
+            let mut child = g.clone();
+            child.apply_outcome(id);
+            (id, p, child)
+        })
+        .collect();
+    // One table for the roll: after a forced pass, say, the opponent's
+    // positions are the same whichever roll caused it.
+    let values = search.root_values(children.iter().map(|c| &c.2), depth);
     let (mut expected, mut v_actual, mut player) = (0.0, 0.0, -1);
-    for &(id, p) in outcomes.as_slice() {
-        if p <= 0.0 {
-            continue;
-        }
-        let mut child = g.clone();
-        child.apply_outcome(id);
-        let v = search.root_value(&child, depth);
+    for ((id, p, child), v) in children.iter().zip(values) {
         expected += p * v;
-        if id == actual {
+        if *id == actual {
             v_actual = v;
             if let Node::Decision(q) = child.node() {
                 player = q as i8;
