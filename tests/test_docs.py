@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import dicechess
+import dicechess.luck
 import dicechess.sim
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,7 +29,7 @@ def test_readme_example_runs(index: int) -> None:
     exec(compile(code, f"README.md[python block {index}]", "exec"), {})
 
 
-@pytest.mark.parametrize("module", [dicechess, dicechess.sim])
+@pytest.mark.parametrize("module", [dicechess, dicechess.sim, dicechess.luck])
 def test_doctests(module: object) -> None:
     failures, tried = doctest.testmod(module, verbose=False)  # type: ignore[arg-type]
     assert tried > 0

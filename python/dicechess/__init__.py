@@ -14,7 +14,7 @@ this package re-exports it and adds the Python-side tooling.
 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2'
 """
 
-from . import sim
+from . import luck, sim
 from ._core import (
     CHANCE,
     TERMINAL,
@@ -29,6 +29,7 @@ from ._core import (
     variants,
 )
 from .arena import ArenaResult, arena
+from .luck import RollLuckResult, roll_luck
 from .sim import PlayoutResult, playouts
 
 __all__ = [
@@ -48,6 +49,9 @@ __all__ = [
     "PlayoutResult",
     "playouts",
     "sim",
+    "RollLuckResult",
+    "roll_luck",
+    "luck",
 ]
 
 

@@ -1,5 +1,6 @@
 """Type stubs for the compiled extension module ``dicechess._core``."""
 
+from collections.abc import Callable
 from typing import Any, final
 
 import numpy as np
@@ -23,6 +24,8 @@ __all__ = [
     "Agent",
     "_agent_spec",
     "_playouts",
+    "_playouts_callable",
+    "_roll_luck",
 ]
 
 __version__: str
@@ -218,6 +221,13 @@ class Agent:
         """``[(action, probability)]`` over the legal actions: uniform (random),
         one-hot on the chosen action (greedy, expectimax), root visit
         distribution (mcts). ValueError at chance and terminal nodes."""
+    def value(self, state: State, depth: int | None = None) -> float:
+        """The expectimax value of ``state`` for player 0 in ``[-1, 1]`` (GIL
+        released), searched ``depth`` decisions deep (1..8; default: the agent's
+        own depth, 1 for ``greedy``). Exact at terminal states (1 player 0 won,
+        -1 lost, 0 otherwise); at chance nodes the exact expectation over the
+        outcomes. No randomness is used. Only ``greedy`` and
+        ``expectimax:depth=N`` agents value states (ValueError otherwise)."""
 
 def _agent_spec(spec: str) -> str:
     """The canonical form of an agent spec (ValueError listing the valid specs)."""
@@ -232,3 +242,32 @@ def _playouts(
     **options: Any,
 ) -> dict[str, npt.NDArray[Any]]:
     """Games ``start .. start+count`` between two agent specs (GIL released)."""
+
+def _playouts_callable(
+    variant: str,
+    agents: tuple[str | Callable[[State], int], str | Callable[[State], int]],
+    seed: int,
+    start: int,
+    count: int,
+    **options: Any,
+) -> dict[str, npt.NDArray[Any]]:
+    """Games ``start .. start+count`` where an agent may be a Python callable
+    ``state -> action`` (sequential, GIL held)."""
+
+def _roll_luck(
+    variant: str,
+    agents: tuple[str, str],
+    eval_depth: int,
+    seed: int,
+    start: int,
+    count: int,
+    threads: int | None = None,
+    per_roll: bool = False,
+    **options: Any,
+) -> dict[str, npt.NDArray[Any]]:
+    """Games ``start .. start+count`` between two agent specs (those of
+    ``_playouts``) with the luck of every roll for player 0, valued with
+    ``expectimax:depth=eval_depth`` (1..4), GIL released. Per-game arrays
+    ``n_rolls``, ``luck_sum``, ``abs_luck_sum``, ``max_abs_luck``; with
+    ``per_roll`` also ``roll_game``, ``roll_ply``, ``roll_player``,
+    ``roll_luck``, ``roll_v_expected``, ``roll_v_actual``."""

@@ -62,13 +62,31 @@ class Shard:
     start: int
     count: int
     options: dict[str, Any] = field(default_factory=dict)
+    #: What to run: ``"playouts"`` (game records) or ``"roll_luck"`` (records
+    #: plus per-roll luck; ``params``: ``eval_depth``, ``per_roll``).
+    kind: str = "playouts"
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 def run_shard(shard: Shard, threads: int | None = None) -> dict[str, np.ndarray]:
-    """Plays one shard in Rust (GIL released for built-in agents) and returns
+    """Runs one shard in Rust (GIL released for built-in agents) and returns
     its per-game arrays by name."""
     a0, a1 = shard.agents
     args = (shard.variant,)
+    if shard.kind == "roll_luck":
+        return dict(
+            _core._roll_luck(
+                *args,
+                (a0, a1),
+                int(shard.params["eval_depth"]),
+                shard.seed,
+                shard.start,
+                shard.count,
+                threads,
+                bool(shard.params.get("per_roll", False)),
+                **shard.options,
+            )
+        )
     if callable(a0) or callable(a1):
         return dict(
             _core._playouts_callable(
@@ -272,9 +290,28 @@ def playouts(
     parts, interrupted = run_shards(
         shards, threads, show, f"{variant} playouts", backend, ray_address
     )
+    return playout_result(
+        variant,
+        int(seed),
+        options,
+        parts,
+        interrupted,
+        (agent_name(specs[0]), agent_name(specs[1])),
+    )
+
+
+def playout_result(
+    variant: str,
+    seed: int,
+    options: dict[str, Any],
+    parts: Sequence[dict[str, np.ndarray]],
+    interrupted: bool,
+    agents: tuple[str, str],
+) -> PlayoutResult:
+    """The :class:`PlayoutResult` of a run's shards (their per-game arrays)."""
     return PlayoutResult(
         variant=variant,
-        seed=int(seed),
+        seed=seed,
         options=options,
         winner=concat(parts, "winner", np.int8),
         plies=concat(parts, "plies", np.uint32),
@@ -282,7 +319,7 @@ def playouts(
         termination=concat(parts, "termination", np.int8),
         player0_color=concat(parts, "player0_color", np.int8),
         interrupted=interrupted,
-        agents=(agent_name(specs[0]), agent_name(specs[1])),
+        agents=agents,
     )
 
 

@@ -175,6 +175,29 @@ impl Search {
         best
     }
 
+    /// The value for player 0 of `g` with `depth` decisions left in the
+    /// full window, from an empty table (so it does not depend on earlier
+    /// searches). Uses no randomness.
+    pub fn root_value<G: Evaluate>(&mut self, g: &G, depth: u32) -> f64 {
+        self.tt.clear();
+        self.value(g, depth, L, U)
+    }
+
+    /// [`Search::root_value`] of several related states (e.g. the outcomes
+    /// of one roll) sharing one table, cleared first: states reached from
+    /// several of them are searched once. Uses no randomness.
+    pub fn root_values<'a, G: Evaluate + 'a>(
+        &mut self,
+        states: impl IntoIterator<Item = &'a G>,
+        depth: u32,
+    ) -> Vec<f64> {
+        self.tt.clear();
+        states
+            .into_iter()
+            .map(|g| self.value(g, depth, L, U))
+            .collect()
+    }
+
     /// The value for player 0 of `g` with `depth` decisions left, searched
     /// in the window `(alpha, beta)` (fail-soft).
     pub fn value<G: Evaluate>(&mut self, g: &G, depth: u32, alpha: f64, beta: f64) -> f64 {

@@ -27,7 +27,7 @@ pub use eval::Evaluate;
 
 use crate::board::{Move, MoveList};
 use crate::sim::{random_move, sample_outcome, GameRng, PlayoutStats};
-use crate::variants::{GameError, Node, Outcomes};
+use crate::variants::{Action, GameError, Node, Outcomes};
 use std::fmt;
 
 /// Every valid spec form, for error messages.
@@ -225,6 +225,25 @@ impl Agent {
         self.tree.simulations
     }
 
+    /// The search depth of a `greedy` (1) or `expectimax` agent; `None`
+    /// for agents that do not value states by expectimax.
+    pub fn search_depth(&self) -> Option<u32> {
+        match self.spec {
+            AgentSpec::Greedy => Some(1),
+            AgentSpec::Expectimax { depth } => Some(depth),
+            _ => None,
+        }
+    }
+
+    /// The expectimax value of `g` for player 0 with `depth` decisions
+    /// (default: the agent's own depth), in `[-1, 1]`: exact at terminal
+    /// states, the exact expectation over the outcomes at chance nodes.
+    /// `None` for `random` and `mcts` agents. Uses no randomness.
+    pub fn value<G: Evaluate>(&mut self, g: &G, depth: Option<u32>) -> Option<f64> {
+        let own = self.search_depth()?;
+        Some(self.search.root_value(g, depth.unwrap_or(own)))
+    }
+
     /// A decision at a decision node of `g` ([`Move::NULL`] elsewhere).
     pub fn select<G: Evaluate>(&mut self, g: &G, rng: &mut GameRng) -> Move {
         if !matches!(g.node(), Node::Decision(_)) {
@@ -317,6 +336,18 @@ pub fn play_game<G: Evaluate>(
     agents: &mut [Agent; 2],
     rng: &mut GameRng,
 ) -> PlayoutStats {
+    play_game_observed(g, agents, rng, |_, _, _, _| {})
+}
+
+/// [`play_game`] calling `on_roll(state, outcomes, actual, stats so far)` at
+/// every chance node before the sampled outcome `actual` is applied. The observer sees
+/// no generator, so the game is exactly the one [`play_game`] plays.
+pub fn play_game_observed<G: Evaluate>(
+    g: &mut G,
+    agents: &mut [Agent; 2],
+    rng: &mut GameRng,
+    mut on_roll: impl FnMut(&G, &Outcomes, Action, &PlayoutStats),
+) -> PlayoutStats {
     let mut outcomes = Outcomes::new();
     let mut stats = PlayoutStats::default();
     loop {
@@ -324,6 +355,7 @@ pub fn play_game<G: Evaluate>(
             Node::Terminal => return stats,
             Node::Chance => {
                 let o = sample_outcome(g, rng, &mut outcomes);
+                on_roll(g, &outcomes, o, &stats);
                 g.apply_outcome(o);
                 stats.chance_events += 1;
             }

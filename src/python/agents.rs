@@ -1,6 +1,7 @@
 //! `dicechess.Agent` and agent playouts: thin wrappers over
 //! [`crate::agents`]; searches run with the GIL released.
 
+use numpy::PyArray1;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -104,6 +105,33 @@ impl PyAgent {
         }))
     }
 
+    /// The expectimax value of `state` for player 0 in [-1, 1] at the
+    /// agent's depth or `depth` (1..=8), GIL released: exact at terminal
+    /// states, the exact expectation over the outcomes at chance nodes.
+    /// Only `greedy` (depth 1) and `expectimax` agents value states.
+    #[pyo3(signature = (state, depth = None))]
+    fn value(&mut self, py: Python<'_>, state: &PyState, depth: Option<i64>) -> PyResult<f64> {
+        if self.agent.search_depth().is_none() {
+            return Err(PyValueError::new_err(format!(
+                "Agent.value needs a \"greedy\" or \"expectimax:depth=N\" agent; \
+                 {:?} does not value states",
+                self.agent.spec().to_string()
+            )));
+        }
+        let depth = match depth {
+            None => None,
+            Some(d) if (1..=MAX_VALUE_DEPTH as i64).contains(&d) => Some(d as u32),
+            Some(d) => {
+                return Err(PyValueError::new_err(format!(
+                "depth must be from 1 to {MAX_VALUE_DEPTH} (or None for the agent's own), got {d}"
+            )))
+            }
+        };
+        let g = state.game.clone();
+        let agent = &mut self.agent;
+        Ok(py.detach(move || with_game!(&g, x => agent.value(x, depth)).unwrap_or(0.0)))
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Agent({:?}, seed={})",
@@ -147,11 +175,93 @@ fn _playouts<'py>(
     super::records_to_dict(py, &recs)
 }
 
+/// Deepest `Agent.value` search (the deepest expectimax spec).
+const MAX_VALUE_DEPTH: u32 = 8;
+/// Deepest luck evaluator: every roll evaluates every outcome, so deeper
+/// searches are too slow for whole games.
+const MAX_LUCK_DEPTH: u32 = 4;
+
+/// Plays games `start .. start+count` between two agent specs and measures
+/// the luck of every roll with an `expectimax:depth=eval_depth` value (one
+/// chunk of `dicechess.roll_luck`), the GIL released. The game arrays are
+/// those of `_playouts`; `per_roll` adds the `roll_*` arrays.
+#[pyfunction]
+#[pyo3(signature = (variant, agents, eval_depth, seed, start, count, threads = None, per_roll = false, **options))]
+#[allow(clippy::too_many_arguments)]
+fn _roll_luck<'py>(
+    py: Python<'py>,
+    variant: &str,
+    agents: (Bound<'py, PyAny>, Bound<'py, PyAny>),
+    eval_depth: i64,
+    seed: u64,
+    start: u64,
+    count: u64,
+    threads: Option<usize>,
+    per_roll: bool,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    if threads == Some(0) {
+        return Err(PyValueError::new_err(
+            "threads must be at least 1 (or None for all cores)",
+        ));
+    }
+    if !(1..=MAX_LUCK_DEPTH as i64).contains(&eval_depth) {
+        return Err(PyValueError::new_err(format!(
+            "eval_depth must be from 1 to {MAX_LUCK_DEPTH}, got {eval_depth}"
+        )));
+    }
+    let specs = [parse_spec(&agents.0)?, parse_spec(&agents.1)?];
+    let proto = AnyGame::new(variant, &options_from_kwargs(options)?).map_err(value_error)?;
+    let (games, rolls) = py.detach(|| {
+        crate::sim::luck::roll_luck(
+            &proto,
+            &specs,
+            eval_depth as u32,
+            seed,
+            start,
+            count,
+            threads,
+            per_roll,
+        )
+    });
+    let recs: Vec<_> = games.iter().map(|g| g.record).collect();
+    let d = super::records_to_dict(py, &recs)?;
+    d.set_item(
+        "n_rolls",
+        PyArray1::from_iter(py, games.iter().map(|g| g.n_rolls)),
+    )?;
+    d.set_item(
+        "luck_sum",
+        PyArray1::from_iter(py, games.iter().map(|g| g.luck_sum)),
+    )?;
+    d.set_item(
+        "abs_luck_sum",
+        PyArray1::from_iter(py, games.iter().map(|g| g.abs_luck_sum)),
+    )?;
+    d.set_item(
+        "max_abs_luck",
+        PyArray1::from_iter(py, games.iter().map(|g| g.max_abs_luck)),
+    )?;
+    if per_roll {
+        d.set_item("roll_game", PyArray1::from_slice(py, &rolls.game))?;
+        d.set_item("roll_ply", PyArray1::from_slice(py, &rolls.ply))?;
+        d.set_item("roll_player", PyArray1::from_slice(py, &rolls.player))?;
+        d.set_item("roll_luck", PyArray1::from_slice(py, &rolls.luck))?;
+        d.set_item(
+            "roll_v_expected",
+            PyArray1::from_slice(py, &rolls.v_expected),
+        )?;
+        d.set_item("roll_v_actual", PyArray1::from_slice(py, &rolls.v_actual))?;
+    }
+    Ok(d)
+}
+
 /// Registers the agent classes and functions on the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyAgent>()?;
     m.add("AGENT_SPECS", VALID_SPECS)?;
     m.add_function(wrap_pyfunction!(_agent_spec, m)?)?;
     m.add_function(wrap_pyfunction!(_playouts, m)?)?;
+    m.add_function(wrap_pyfunction!(_roll_luck, m)?)?;
     Ok(())
 }

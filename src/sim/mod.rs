@@ -3,6 +3,7 @@
 //! Every game's randomness comes only from `(seed, game_index)`, so results
 //! do not depend on threads or chunking.
 
+pub mod luck;
 pub mod playouts;
 pub mod vecenv;
 

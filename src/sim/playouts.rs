@@ -28,6 +28,7 @@ pub struct GameRecord {
     pub player0_color: u8,
 }
 
+/// The record of the finished game `g`.
 pub(crate) fn record<G: Game>(g: &G, plies: u32, chance_events: u32) -> GameRecord {
     let term = g.termination();
     let winner = match (g.winner(), term) {

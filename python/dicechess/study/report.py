@@ -73,8 +73,8 @@ def summary_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
                 f"{depth} of {len(r['arena']['agents'])}",
                 _num(r["ratings"]["spread"], ".0f"),
                 pe_text,
-                _num(lk["mean_abs_luck"], ".3f") if lk else "no dice",
-                _num(lk["correlation"]) if lk else "–",
+                _num(lk["mean_abs_luck_per_roll"], ".3f") if lk else "no dice",
+                _num(lk["luck_score_r"]) if lk else "–",
             ]
         )
     return header, rows
@@ -178,11 +178,12 @@ def build_blocks(study: Study, plots: dict[str, Path]) -> list[Block]:
             b.append(
                 (
                     "p",
-                    f"Per-roll luck ({lk['games']} greedy games, {lk['rolls_per_game']:.1f} rolls "
-                    f"per game): mean |luck| {lk['mean_abs_luck']:.3f} per roll, SD of a game's "
-                    f"total luck {lk['sd_game_luck']:.3f}; correlation with the result "
-                    f"r = {_num(lk['correlation'])} (p = {_num(lk['p_value'], '.2g')}); the "
-                    f"luckier player won {_pct(lk['luckier_won'])} of decisive games.",
+                    f"Per-roll luck ({lk['games']} greedy games, "
+                    f"{lk['rolls_per_game']:.1f} rolls per game): mean |luck| "
+                    f"{lk['mean_abs_luck_per_roll']:.3f} per roll, SD of a game's total luck "
+                    f"{lk['sd_game_luck']:.3f}; correlation with the result r = "
+                    f"{_num(lk['luck_score_r'])} (p = {_num(lk['luck_score_p'], '.2g')}); "
+                    f"the luckier player won {_pct(lk['luckier_win_rate'])} of decisive games.",
                 )
             )
     return b

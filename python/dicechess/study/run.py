@@ -155,6 +155,7 @@ def _variant(
             cfg.luck_games,
             agents=("greedy", "greedy"),
             eval_depth=cfg.luck_depth,
+            per_roll=True,
             seed=part_seed(cfg.seed, v, "luck"),
             **run,
         )
