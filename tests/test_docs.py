@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 import dicechess
 import dicechess.luck
 import dicechess.sim
+import dicechess.study
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,7 +31,16 @@ def test_readme_example_runs(index: int) -> None:
     exec(compile(code, f"README.md[python block {index}]", "exec"), {})
 
 
-@pytest.mark.parametrize("module", [dicechess, dicechess.sim, dicechess.luck])
+@pytest.mark.parametrize(
+    "module",
+    [
+        dicechess,
+        dicechess.sim,
+        dicechess.luck,
+        sys.modules["dicechess.arena"],  # the module, not dc.arena the function
+        dicechess.study,
+    ],
+)
 def test_doctests(module: object) -> None:
     failures, tried = doctest.testmod(module, verbose=False)  # type: ignore[arg-type]
     assert tried > 0
