@@ -130,3 +130,13 @@ def test_unknown_backend_is_a_value_error() -> None:
         dc.playouts("fluky", 10, backend="dask")
     with pytest.raises(ValueError, match="unknown backend 'dask'"):
         dc.arena("fluky", ["random", "greedy"], 2, backend="dask")
+
+
+def test_an_error_in_a_shard_propagates(ray_cluster: Any) -> None:
+    """Errors raised by the games are not retried: the caller gets them."""
+
+    def broken(state: dc.State) -> int:
+        raise RuntimeError("agent broke")
+
+    with pytest.raises(RuntimeError, match="agent broke"):
+        dc.playouts("fluky", 12, agents=(broken, "random"), chunk_size=3, backend="ray")

@@ -115,7 +115,8 @@ def run_shards(
     ray = connect(address)
     per_task = 1 if threads is None else threads
     largest = _largest_node_cpus(ray)
-    if per_task > largest:
+    # No CPU node yet (e.g. an autoscaling cluster with a 0-CPU head): let Ray wait for one.
+    if largest and per_task > largest:
         raise ValueError(
             f"threads={per_task} per Ray task, but the largest node has {largest:g} CPUs; "
             f"use threads <= {largest:g} (or None for one thread per task)"
