@@ -140,3 +140,31 @@ def test_an_error_in_a_shard_propagates(ray_cluster: Any) -> None:
 
     with pytest.raises(RuntimeError, match="agent broke"):
         dc.playouts("fluky", 12, agents=(broken, "random"), chunk_size=3, backend="ray")
+
+
+def test_roll_luck_identical_to_local(ray_cluster: Any) -> None:
+    args = ("vegas", 6)
+    kw = {"seed": 3, "per_roll": True, "chunk_size": 2, "max_plies": 60}
+    r = dc.roll_luck(*args, backend="ray", **kw)
+    local = dc.roll_luck(*args, **kw)
+    assert np.array_equal(r.luck_sum, local.luck_sum)
+    assert r.rolls is not None and local.rolls is not None
+    assert np.array_equal(r.rolls["luck"], local.rolls["luck"])
+
+
+def test_study_on_ray_equals_local(ray_cluster: Any, tmp_path: Path) -> None:
+    """`dicechess study --ray` writes the numbers of the local run."""
+    import json
+
+    from dicechess.cli import main
+
+    argv = ["study", "--quick", "--variants", "chess,fluky", "--games", "4"]
+    argv += ["--playout-games", "40", "--luck-games", "3", "--no-progress"]
+    assert main([*argv, "--ray", "--out", str(tmp_path / "ray")]) == 0
+    assert main([*argv, "--out", str(tmp_path / "local")]) == 0
+    rows = [
+        json.loads((tmp_path / d / "results.json").read_text())["variants"]
+        for d in ("ray", "local")
+    ]
+    strip = lambda rs: [{k: v for k, v in r.items() if k != "seconds"} for r in rs]  # noqa: E731
+    assert strip(rows[0]) == strip(rows[1])

@@ -163,6 +163,8 @@ def roll_luck(
     progress: bool | None = None,
     per_roll: bool = False,
     chunk_size: int = 256,
+    backend: str = "local",
+    ray_address: str | None = None,
     **variant_options: Any,
 ) -> RollLuckResult:
     """Play ``n_games`` games of ``variant`` between ``agents`` (player 0 first)
@@ -174,7 +176,8 @@ def roll_luck(
     the rolls). ``threads``: worker threads (default: all cores). ``progress``:
     a tqdm bar (default: for runs of more than 200 games). Ctrl-C stops after
     the current chunk and returns the games finished so far with
-    ``interrupted=True``. Variants without dice (chess, cubic) have no rolls.
+    ``interrupted=True``. ``backend="ray"`` runs the chunks as Ray tasks
+    (identical results). Variants without dice (chess, cubic) have no rolls.
 
     >>> r = roll_luck("vegas", 2, seed=1, max_plies=20)
     >>> len(r), r.luck_sum.dtype.name, bool((r.n_rolls > 0).all())
@@ -205,7 +208,9 @@ def roll_luck(
         for start in range(0, n_games, chunk_size)
     ]
     show = n_games > 200 if progress is None else progress
-    parts, interrupted = run_shards(shards, threads, show, f"{variant} roll luck")
+    parts, interrupted = run_shards(
+        shards, threads, show, f"{variant} roll luck", backend, ray_address
+    )
     games = playout_result(variant, int(seed), options, parts, interrupted, specs)
     rolls = None
     if per_roll:

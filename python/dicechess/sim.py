@@ -36,7 +36,7 @@ def _check_agent(spec: object) -> AgentLike:
     if isinstance(spec, str):
         return _core._agent_spec(spec)
     if callable(spec):
-        return spec  # type: ignore[return-value]
+        return spec
     raise TypeError(
         f"an agent must be a spec string or a callable state -> action, got "
         f"{type(spec).__name__}; valid specs: {_core.AGENT_SPECS}"
@@ -77,7 +77,7 @@ def run_shard(shard: Shard, threads: int | None = None) -> dict[str, np.ndarray]
         return dict(
             _core._roll_luck(
                 *args,
-                (a0, a1),
+                (str(a0), str(a1)),
                 int(shard.params["eval_depth"]),
                 shard.seed,
                 shard.start,

@@ -25,7 +25,7 @@ from gymnasium.vector import AutoresetMode
 from ._core import VecEnv
 
 
-class DiceChessVectorEnv(gym.vector.VectorEnv):  # type: ignore[misc]
+class DiceChessVectorEnv(gym.vector.VectorEnv):
     """``num_envs`` games of ``variant`` against a built-in opponent."""
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}

@@ -92,7 +92,7 @@ def roll_luck(study: Study, path: Path) -> Path | None:
     if not per:
         return None
     fig, ax = _figure()
-    ax.boxplot([np.abs(lk.rolls["luck"]) for lk in per.values()], showfliers=False)
+    ax.boxplot([np.abs(lk.rolls["luck"]) for lk in per.values() if lk.rolls], showfliers=False)
     ax.set_xticks(np.arange(1, len(per) + 1), list(per), rotation=20)
     ax.set_ylabel("|luck| of a roll (expected result)")
     return _save(fig, path)

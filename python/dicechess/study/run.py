@@ -119,8 +119,8 @@ def _floats(a: Any) -> Any:
 def _variant(
     v: str, cfg: StudyConfig, tick: Callable[[str], None]
 ) -> tuple[dict[str, Any], VariantData]:
-    run = {"threads": cfg.threads, "progress": False}
-    dist = {"backend": cfg.backend, "ray_address": cfg.ray_address}
+    run: dict[str, Any] = {"threads": cfg.threads, "progress": False}
+    dist: dict[str, Any] = {"backend": cfg.backend, "ray_address": cfg.ray_address}
     seconds: dict[str, float] = {}
 
     t0 = time.perf_counter()
