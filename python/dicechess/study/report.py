@@ -60,7 +60,7 @@ def summary_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
             pe_text = _num(pe["p"])
             if pe.get("interval"):
                 pe_text += f" ({_num(pe['interval'][0])}–{_num(pe['interval'][1])})"
-            if pe["clamped"] or pe["perfect_records"]:
+            if pe["clamped"] or not pe["variant_mle_exists"]:
                 pe_text += " *"
         lk = r["roll_luck"]
         depth = r["ladder"]["depth"]
@@ -140,8 +140,9 @@ def build_blocks(study: Study, plots: dict[str, Path]) -> list[Block]:
             "0.5 with 95% confidence against the next). Rating spread: SD of "
             "Bradley–Terry–Davidson ratings. p-equivalent: the p for which p-chess (chess with "
             "a fraction 1−p of results replaced by coin flips) has the variant's rating spread "
-            "(Duersch, Lambrecht & Oechssler 2020), with a bootstrap interval; * = clamped or "
-            "driven by the rating prior because some agent won or lost every game. Mean |luck| "
+            "(Duersch, Lambrecht & Oechssler 2020), with a bootstrap interval, over the agents "
+            "without a perfect record in the variant; * = clamped to [0, 1], or still driven "
+            "by the rating prior (some agent won or lost every game). Mean |luck| "
             "per roll: expected-result swing of a die roll for the player it favours, valued by "
             "expectimax; r: correlation of a game's total luck with its result.",
         ),

@@ -258,8 +258,25 @@ def run_study(
     return Study(results, data)
 
 
+def _mle_subset(wins: np.ndarray, draws: np.ndarray, names: list[str]) -> list[int]:
+    """The agents whose ratings have a finite maximum-likelihood fit: while some
+    agent won or lost every game, the lowest-rated agent is left out (at least
+    two remain)."""
+    keep = list(range(len(names)))
+    while len(keep) > 2:
+        sub = np.ix_(keep, keep)
+        fit = fit_ratings(wins[sub], draws[sub], names=[names[i] for i in keep])
+        if fit.mle_exists:
+            break
+        keep.pop(int(np.argmin(fit.ratings)))
+    return keep
+
+
 def _add_p_equivalents(rows: Sequence[dict[str, Any]], cfg: StudyConfig) -> None:
-    """p-chess equivalents of every variant against the chess arena (same agents)."""
+    """p-chess equivalents of every variant against the chess arena (same
+    agents). Agents with perfect records in the variant (infinite ratings) are
+    left out of both arenas, so the variant's spread is a real estimate;
+    chess's own ladder may be perfect (p-chess with p < 1 is not)."""
     chess = next((r for r in rows if r["variant"] == "chess"), None)
     if chess is None:
         return
@@ -267,12 +284,19 @@ def _add_p_equivalents(rows: Sequence[dict[str, Any]], cfg: StudyConfig) -> None
     for r in rows:
         if r["variant"] == "chess":
             continue
+        wv, dv = np.array(r["arena"]["wins"]), np.array(r["arena"]["draws"])
+        keep = _mle_subset(wv, dv, r["arena"]["agents"])
+        sub = np.ix_(keep, keep)
         pe = p_equivalent(
-            np.array(r["arena"]["wins"]),
-            np.array(r["arena"]["draws"]),
-            wc,
-            dc,
+            wv[sub],
+            dv[sub],
+            wc[sub],
+            dc[sub],
             n_boot=cfg.bootstrap,
             seed=part_seed(cfg.seed, r["variant"], "bootstrap"),
         )
-        r["p_equivalent"] = asdict(pe)
+        r["p_equivalent"] = {
+            **asdict(pe),
+            "agents": [r["arena"]["agents"][i] for i in keep],
+            "variant_mle_exists": bool(fit_ratings(wv[sub], dv[sub]).mle_exists),
+        }
