@@ -114,11 +114,17 @@ rust-test:
 pytest: venv
 	$(VENV)/bin/pytest -m "not slow" -q $(PYTEST_ARGS)
 
-# Notebooks run top to bottom (nbmake), when there are any.
+# Notebooks run top to bottom (nbmake), when there are any. They need the
+# extension: on a fresh clone (dicechess not importable yet) this builds it.
+# Their kernel ("python3") must be the venv's ipykernel, never a kernelspec in
+# the home directory: JUPYTER_PATH puts the venv's kernelspecs first and
+# JUPYTER_PREFER_ENV_PATH ranks the environment above user directories.
 notebooks: venv
 	@if compgen -G 'notebooks/*.ipynb' >/dev/null; then \
-	  echo "$(VENV)/bin/pytest --nbmake -q notebooks"; \
-	  $(VENV)/bin/pytest --nbmake -q -p no:cacheprovider notebooks; \
+	  $(VPY) -c 'import dicechess._core' 2>/dev/null || $(MAKE) develop; \
+	  echo "$(VENV)/bin/pytest --nbmake -q -p no:cacheprovider notebooks"; \
+	  JUPYTER_PATH=$(VENV_ABS)/share/jupyter JUPYTER_PREFER_ENV_PATH=1 \
+	    $(VENV)/bin/pytest --nbmake -q -p no:cacheprovider notebooks; \
 	else echo "no notebooks to run"; fi
 
 # The order matters and is kept (.NOTPARALLEL): cheap checks first, then the
