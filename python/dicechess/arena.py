@@ -251,7 +251,8 @@ def arena(
         variant=variant,
         seed=int(seed),
         options=options,
-        agents=[agent_name(s) for s in specs],
+        # Names as given (specs are validated, not rewritten to canonical form).
+        agents=[a if isinstance(a, str) else agent_name(a) for a in agents],
         player0=np.concatenate(p0) if p0 else np.zeros(0, np.int16),
         player1=np.concatenate(p1) if p1 else np.zeros(0, np.int16),
         winner=concat(parts, "winner", np.int8),

@@ -35,7 +35,9 @@ def _positive(text: str) -> int:
 def _agent_list(text: str) -> list[str]:
     names = [a.strip() for a in text.split(",") if a.strip()]
     try:
-        return [_core._agent_spec(a) for a in names]
+        for a in names:
+            _core._agent_spec(a)
+        return names
     except ValueError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
 

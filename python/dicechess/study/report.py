@@ -113,6 +113,18 @@ def _pair_rows(r: dict[str, Any]) -> list[list[str]]:
     ]
 
 
+def ladder_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """Every variant's ladder: consecutive agents by rating, the stronger one's
+    head-to-head score and Wilson interval (the skill-ladder evidence)."""
+    header = ["variant", "stronger", "weaker", "games", "score", "95% Wilson", "distinguishable"]
+    rows = [
+        [r["variant"], *_pair_rows(r)[k][0].split(" > "), *_pair_rows(r)[k][1:]]
+        for r in results["variants"]
+        for k in range(len(r["ladder"]["pairs"]))
+    ]
+    return header, rows
+
+
 def build_blocks(study: Study, plots: dict[str, Path]) -> list[Block]:
     """The report as blocks: ("h", level, text), ("p", text), ("table", header, rows),
     ("img", path, caption)."""
@@ -156,6 +168,16 @@ def build_blocks(study: Study, plots: dict[str, Path]) -> list[Block]:
     ):
         if name in plots:
             b.append(("img", plots[name], cap))
+    b.append(("h", 2, "Skill ladders"))
+    b.append(
+        (
+            "p",
+            "Agents ordered by rating in each variant; each row is a consecutive pair in "
+            "that order, with the stronger agent's head-to-head score (draws and "
+            "truncations as half points, colours alternated).",
+        )
+    )
+    b.append(("table", *ladder_rows(res)))
     for r in res["variants"]:
         b.append(("h", 2, r["variant"]))
         s = r["playouts"]

@@ -84,7 +84,8 @@ class StudyConfig:
             raise ValueError("at least one variant is needed")
         if len(self.agents) < 2:
             raise ValueError(f"the study needs at least 2 agents, got {len(self.agents)}")
-        self.agents = [_core._agent_spec(a) for a in self.agents]
+        for a in self.agents:
+            _core._agent_spec(a)  # ValueError listing the valid specs
         for name in ("games_per_pair", "playout_games", "luck_games"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
