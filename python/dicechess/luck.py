@@ -151,7 +151,7 @@ def roll_luck(
     threads: int | None = None,
     progress: bool | None = None,
     per_roll: bool = False,
-    chunk_size: int = 256,
+    chunk_size: int = 64,
     **variant_options: Any,
 ) -> RollLuckResult:
     """Play ``n_games`` games of ``variant`` between ``agents`` (player 0 first)
@@ -160,7 +160,9 @@ def roll_luck(
 
     The games are those of ``dicechess.playouts(variant, n_games, seed, agents)``
     (same arrays). ``per_roll``: also keep one row per roll (memory grows with
-    the rolls). ``threads``: worker threads (default: all cores). ``progress``:
+    the rolls). ``threads``: worker threads (default: all cores). ``chunk_size``:
+    games per call into Rust (a Vegas game takes about 0.3 s of CPU, so chunks
+    are small for a live progress bar and a prompt Ctrl-C). ``progress``:
     a tqdm bar (default: for runs of more than 200 games). Ctrl-C stops after
     the current chunk and returns the games finished so far with
     ``interrupted=True``. Variants without dice (chess, cubic) have no rolls.
