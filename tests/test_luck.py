@@ -179,3 +179,21 @@ def test_value_needs_a_searching_agent(spec: str) -> None:
 def test_value_bad_depth(depth: int) -> None:
     with pytest.raises(ValueError, match="depth must be from 1 to 8"):
         dc.Agent("greedy").value(dc.State("chess"), depth=depth)
+
+
+def test_ctrl_c_keeps_finished_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = dc._core._roll_luck
+    calls = []
+
+    def flaky(*args: object, **kwargs: object) -> dict:
+        calls.append(args)
+        # The first call validates (0 games); interrupt the third chunk.
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(dc._core, "_roll_luck", flaky)
+    r = dc.roll_luck("fluky", 10, chunk_size=3, progress=True, max_plies=20)
+    assert r.interrupted and r.games.interrupted and len(r) == 6
+    full = dc.roll_luck("fluky", 6, max_plies=20)
+    np.testing.assert_array_equal(r.luck_sum, full.luck_sum)

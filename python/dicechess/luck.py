@@ -162,7 +162,7 @@ def roll_luck(
     threads: int | None = None,
     progress: bool | None = None,
     per_roll: bool = False,
-    chunk_size: int = 256,
+    chunk_size: int = 64,
     backend: str = "local",
     ray_address: str | None = None,
     **variant_options: Any,
@@ -173,7 +173,9 @@ def roll_luck(
 
     The games are those of ``dicechess.playouts(variant, n_games, seed, agents)``
     (same arrays). ``per_roll``: also keep one row per roll (memory grows with
-    the rolls). ``threads``: worker threads (default: all cores). ``progress``:
+    the rolls). ``threads``: worker threads (default: all cores). ``chunk_size``:
+    games per call into Rust (a Vegas game takes about 0.3 s of CPU, so chunks
+    are small for a live progress bar and a prompt Ctrl-C). ``progress``:
     a tqdm bar (default: for runs of more than 200 games). Ctrl-C stops after
     the current chunk and returns the games finished so far with
     ``interrupted=True``. ``backend="ray"`` runs the chunks as Ray tasks

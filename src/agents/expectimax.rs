@@ -234,6 +234,9 @@ impl Search {
         g.chance_outcomes(&mut o);
         let mut sum = 0.0;
         let mut remaining = 1.0;
+        // The static evaluation of the last leaf child: rolls that leave the
+        // board as it was (Vegas: every roll) share it.
+        let mut last_leaf: Option<(crate::board::Position, u8, u64, f64)> = None;
         for &(id, p) in o.as_slice() {
             if p <= 0.0 {
                 continue;
@@ -244,7 +247,28 @@ impl Search {
             let raw_b = (beta - sum - rest * L) / p;
             let mut child = g.clone();
             child.apply_outcome(id);
-            let v = self.value_chain(&child, depth, raw_a.max(L), raw_b.min(U), chain);
+            let leaf = match child.node() {
+                Node::Decision(_) => depth == 0,
+                Node::Chance => chain == 0,
+                Node::Terminal => false,
+            };
+            let v = if leaf {
+                self.nodes += 1;
+                // Everything `evaluate` reads besides the board.
+                let (colour, extra) = (child.color_of(0) as u8, child.extra().to_bits());
+                match &last_leaf {
+                    Some((b, c, e, v)) if *c == colour && *e == extra && b == child.position() => {
+                        *v
+                    }
+                    _ => {
+                        let v = evaluate(&child);
+                        last_leaf = Some((child.position().clone(), colour, extra, v));
+                        v
+                    }
+                }
+            } else {
+                self.value_chain(&child, depth, raw_a.max(L), raw_b.min(U), chain)
+            };
             sum += p * v;
             if v <= raw_a {
                 return sum + rest * U;
