@@ -147,7 +147,9 @@ def build_blocks(study: Study, plots: dict[str, Path]) -> list[Block]:
             "p",
             "White score: random-vs-random playouts, draws and truncations as half points, "
             "Wilson interval. Luck share: Tango/Mauboussin decomposition of the arena's "
-            "head-to-head scores (0 = results fully determined by who plays, 1 = coin flips). "
+            "head-to-head scores (0 = results fully determined by who plays, 1 = coin flips); "
+            "it is relative to the spread of skill among the agents, and the ladder spans a "
+            "wide range, so compare it between variants rather than read it alone. "
             "Ladder depth: distinguishable levels among the agents (each stronger agent above "
             "0.5 with 95% confidence against the next). Rating spread: SD of "
             "Bradley–Terry–Davidson ratings. p-equivalent: the p for which p-chess (chess with "
