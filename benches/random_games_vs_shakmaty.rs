@@ -4,6 +4,8 @@
 //! max_plies 1000), in one run, alternating, median of 5. Prints plies/s.
 //!
 //! Run with `cargo bench --bench random_games_vs_shakmaty` (`--quick`).
+//! For profiling one side alone (e.g. under callgrind):
+//! `--side dicechess|shakmaty --games N` plays N games once and prints plies.
 
 use dicechess::sim::{game_rng, play_random_game};
 use dicechess::variants::{chess::Chess, Options};
@@ -51,18 +53,46 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
+fn ours_game(proto: &Chess, seed: u64, i: u64) -> u64 {
+    let mut g = proto.clone();
+    let mut rng = game_rng(seed, i);
+    play_random_game(&mut g, &mut rng).plies as u64
+}
+
+/// `--side S --games N`: one side only, no timing (for profilers).
+fn profile_one_side(proto: &Chess) -> bool {
+    let args: Vec<String> = std::env::args().collect();
+    let arg = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+    };
+    let Some(side) = arg("--side") else {
+        return false;
+    };
+    let games: u64 = arg("--games").map_or(100, |g| g.parse().expect("--games N"));
+    let plies: u64 = match side.as_str() {
+        "dicechess" => (0..games).map(|i| ours_game(proto, 0, i)).sum(),
+        "shakmaty" => (0..games).map(|i| shakmaty_game(0, i)).sum(),
+        _ => panic!("--side must be dicechess or shakmaty"),
+    };
+    println!("{side}: {games} games, {plies} plies");
+    true
+}
+
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
     let games = if quick { 100 } else { 2000 };
     let proto = Chess::new(&Options::new()).expect("chess");
+    if profile_one_side(&proto) {
+        return;
+    }
     let (mut ours, mut theirs) = (Vec::new(), Vec::new());
     for rep in 0..5u64 {
         let t = Instant::now();
         let mut plies = 0u64;
         for i in 0..games {
-            let mut g = proto.clone();
-            let mut rng = game_rng(rep, i);
-            plies += play_random_game(&mut g, &mut rng).plies as u64;
+            plies += ours_game(&proto, rep, i);
         }
         ours.push(plies as f64 / t.elapsed().as_secs_f64());
 
