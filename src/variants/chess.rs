@@ -32,9 +32,11 @@ pub struct Chess {
     legal: LegalCache,
 }
 
-/// Room in the cache: legal chess positions have at most 218 moves; an
-/// odd FEN with more just is not cached.
-const CACHE_MOVES: usize = 256;
+/// Room in the cache. Positions of real games rarely have more than 60
+/// legal moves (218 at most); one with more than this is simply not cached
+/// (generated again). Kept small because `Chess` is copied on every clone
+/// and sets the size of `AnyGame`.
+const CACHE_MOVES: usize = 128;
 
 /// The legal moves of the current position. `play` needs them anyway for
 /// the mate/stalemate test, so keeping them saves generating them a second
