@@ -1,10 +1,22 @@
-//! Random playouts per variant, single thread: games/s and plies/s.
-//! Run with `make bench` (or `cargo bench --bench playouts`).
+//! Random playouts per variant, single thread: games/s and plies/s; thread
+//! scaling of batched playouts (1 vs 2 threads, side by side); and VecEnv
+//! steps/s with observations and masks.
+//! Run with `make bench` (or `cargo bench --bench playouts`, `--quick`).
+//! `--vecenv-only N` runs N VecEnv steps of 256 chess envs and nothing else
+//! (for profilers such as callgrind).
 
+use dicechess::sim::playouts::random_playouts;
+use dicechess::sim::vecenv::{Buffers, VecEnv};
 use dicechess::sim::{game_rng, play_random_game};
 use dicechess::variants::{AnyGame, Options};
 use dicechess::with_game;
+use rand::RngExt;
 use std::time::Instant;
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
 
 fn bench_variant(name: &str, games: u64) {
     let proto = AnyGame::new(name, &Options::new()).expect("variant exists");
@@ -32,8 +44,90 @@ fn bench_variant(name: &str, games: u64) {
     println!("| {name:<20} | {gps:>10.0} | {pps:>12.0} | {ppg:>8.1} | {cpg:>8.1} |");
 }
 
+/// Batched chess playouts on 1 and on 2 threads, alternating, median of 5.
+fn thread_scaling(games: u64) {
+    let proto = AnyGame::new("chess", &Options::new()).expect("chess");
+    let (mut one, mut two) = (Vec::new(), Vec::new());
+    for rep in 0..5 {
+        for (threads, out) in [(1, &mut one), (2, &mut two)] {
+            let t = Instant::now();
+            let r = random_playouts(&proto, rep, 0, games, Some(threads));
+            assert_eq!(r.len() as u64, games);
+            out.push(games as f64 / t.elapsed().as_secs_f64());
+        }
+    }
+    let (a, b) = (median(one), median(two));
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    let load = load.split_whitespace().next().unwrap_or("?");
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    println!();
+    println!(
+        "Chess playouts, threads 1 vs 2, median of 5 alternating runs of {games} games \
+         (load average {load} on {cores} cores)"
+    );
+    println!();
+    println!("| 1 thread games/s | 2 threads games/s | ratio |");
+    println!("|---:|---:|---:|");
+    println!("| {a:.0} | {b:.0} | {:.2} |", b / a);
+}
+
+/// VecEnv of `n` chess envs, one thread, random legal actions picked from
+/// the mask: steps/s of `step` alone (observation and mask writing
+/// included) and of the whole loop with the picking.
+fn vecenv_rate(n: usize, steps: usize) -> (f64, f64) {
+    let proto = AnyGame::new("chess", &Options::new()).expect("chess");
+    let mut env = VecEnv::new(proto, n, 1, None, Some(1)).expect("vecenv");
+    let (ol, na) = (env.obs_len(), env.num_actions());
+    let mut obs = vec![0f32; n * ol];
+    let mut mask = vec![false; n * na];
+    let mut rewards = vec![0f32; n * env.reward_width()];
+    let (mut term, mut trunc, mut player) = (vec![false; n], vec![false; n], vec![0i8; n]);
+    macro_rules! bufs {
+        () => {
+            Buffers {
+                obs: &mut obs,
+                mask: &mut mask,
+                rewards: &mut rewards,
+                terminated: &mut term,
+                truncated: &mut trunc,
+                player: &mut player,
+            }
+        };
+    }
+    env.reset(None, bufs!()).expect("reset");
+    let mut rng = game_rng(9, 0);
+    let mut actions = vec![0i64; n];
+    let mut legal = Vec::with_capacity(256);
+    let mut in_step = 0.0;
+    let t = Instant::now();
+    for _ in 0..steps {
+        for (i, a) in actions.iter_mut().enumerate() {
+            legal.clear();
+            let m = &mask[i * na..(i + 1) * na];
+            legal.extend(m.iter().enumerate().filter(|x| *x.1).map(|x| x.0 as i64));
+            *a = if legal.is_empty() {
+                0
+            } else {
+                legal[rng.random_range(0..legal.len())]
+            };
+        }
+        let s = Instant::now();
+        env.step(&actions, bufs!()).expect("step");
+        in_step += s.elapsed().as_secs_f64();
+    }
+    let total = (n * steps) as f64;
+    (total / in_step, total / t.elapsed().as_secs_f64())
+}
+
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--vecenv-only") {
+        let steps = args.get(i + 1).and_then(|s| s.parse().ok()).unwrap_or(20);
+        let (env, all) = vecenv_rate(256, steps);
+        println!("VecEnv chess x256: {env:.0} steps/s in step, {all:.0} with picking");
+        return;
+    }
+    let quick = args.iter().any(|a| a == "--quick");
     let games = if quick { 50 } else { 2000 };
     println!("Random playouts, single thread, median of 5 runs of {games} games");
     println!("| variant              |    games/s |      plies/s | plies/game | chance/game |");
@@ -41,4 +135,17 @@ fn main() {
     for v in dicechess::variants::VARIANTS {
         bench_variant(v, games);
     }
+    thread_scaling(if quick { 200 } else { 4000 });
+    let steps = if quick { 20 } else { 200 };
+    let runs: Vec<(f64, f64)> = (0..3).map(|_| vecenv_rate(256, steps)).collect();
+    let env = median(runs.iter().map(|r| r.0).collect());
+    let all = median(runs.iter().map(|r| r.1).collect());
+    println!();
+    println!(
+        "VecEnv chess, 256 envs, 1 thread, random legal actions picked from the mask, median of 3"
+    );
+    println!();
+    println!("| step only steps/s | with picking steps/s |");
+    println!("|---:|---:|");
+    println!("| {env:.0} | {all:.0} |");
 }

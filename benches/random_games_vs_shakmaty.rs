@@ -1,9 +1,13 @@
 //! Random orthodox-chess games, single thread, dicechess against a shakmaty
 //! loop with the same draw rules (checkmate/stalemate, threefold repetition
 //! with shakmaty's Zobrist keys, 50-move rule, insufficient material,
-//! max_plies 1000), in one run, alternating, median of 5. Prints plies/s.
+//! max_plies 1000), in one run, alternating, median of 7. Prints plies/s by
+//! wall clock and by thread CPU time (the latter is robust to other
+//! processes taking the core on a shared machine).
 //!
 //! Run with `cargo bench --bench random_games_vs_shakmaty` (`--quick`).
+//! For profiling one side alone (e.g. under callgrind):
+//! `--side dicechess|shakmaty --games N` plays N games once and prints plies.
 
 use dicechess::sim::{game_rng, play_random_game};
 use dicechess::variants::{chess::Chess, Options};
@@ -46,37 +50,92 @@ fn shakmaty_game(seed: u64, i: u64) -> u64 {
     }
 }
 
+/// CPU time of this thread in seconds: unlike wall time it does not count
+/// the time other processes had the core (the machine may be shared).
+fn thread_cpu_seconds() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec for the call's duration.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
+
+/// Plies/s of `run` by wall time and by thread CPU time.
+fn rates(run: impl FnOnce() -> u64) -> (f64, f64) {
+    let (t, c) = (Instant::now(), thread_cpu_seconds());
+    let plies = run() as f64;
+    (
+        plies / t.elapsed().as_secs_f64(),
+        plies / (thread_cpu_seconds() - c),
+    )
+}
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
     v[v.len() / 2]
 }
 
+fn ours_game(proto: &Chess, seed: u64, i: u64) -> u64 {
+    let mut g = proto.clone();
+    let mut rng = game_rng(seed, i);
+    play_random_game(&mut g, &mut rng).plies as u64
+}
+
+/// `--side S --games N`: one side only, no timing (for profilers).
+fn profile_one_side(proto: &Chess) -> bool {
+    let args: Vec<String> = std::env::args().collect();
+    let arg = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+    };
+    let Some(side) = arg("--side") else {
+        return false;
+    };
+    let games: u64 = arg("--games").map_or(100, |g| g.parse().expect("--games N"));
+    let plies: u64 = match side.as_str() {
+        "dicechess" => (0..games).map(|i| ours_game(proto, 0, i)).sum(),
+        "shakmaty" => (0..games).map(|i| shakmaty_game(0, i)).sum(),
+        _ => panic!("--side must be dicechess or shakmaty"),
+    };
+    println!("{side}: {games} games, {plies} plies");
+    true
+}
+
+/// Alternating runs per side.
+const REPS: u64 = 7;
+
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
     let games = if quick { 100 } else { 2000 };
     let proto = Chess::new(&Options::new()).expect("chess");
-    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
-    for rep in 0..5u64 {
-        let t = Instant::now();
-        let mut plies = 0u64;
-        for i in 0..games {
-            let mut g = proto.clone();
-            let mut rng = game_rng(rep, i);
-            plies += play_random_game(&mut g, &mut rng).plies as u64;
-        }
-        ours.push(plies as f64 / t.elapsed().as_secs_f64());
-
-        let t = Instant::now();
-        let mut plies = 0u64;
-        for i in 0..games {
-            plies += shakmaty_game(rep, i);
-        }
-        theirs.push(plies as f64 / t.elapsed().as_secs_f64());
+    if profile_one_side(&proto) {
+        return;
     }
-    let (a, b) = (median(ours), median(theirs));
-    println!("Random chess games, single thread, median of 5 alternating runs of {games} games");
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    for rep in 0..REPS {
+        ours.push(rates(|| {
+            (0..games).map(|i| ours_game(&proto, rep, i)).sum()
+        }));
+        theirs.push(rates(|| (0..games).map(|i| shakmaty_game(rep, i)).sum()));
+    }
+    let med = |v: &[(f64, f64)], cpu: bool| {
+        median(v.iter().map(|r| if cpu { r.1 } else { r.0 }).collect())
+    };
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    let load = load.split_whitespace().next().unwrap_or("?").to_string();
+    println!(
+        "Random chess games, single thread, median of {REPS} alternating runs of {games} games \
+         (load average {load})"
+    );
     println!();
-    println!("| dicechess plies/s | shakmaty loop plies/s | ratio |");
-    println!("|---:|---:|---:|");
-    println!("| {a:.0} | {b:.0} | {:.2} |", a / b);
+    println!("| timed by | dicechess plies/s | shakmaty loop plies/s | ratio |");
+    println!("|---|---:|---:|---:|");
+    for (name, cpu) in [("wall clock", false), ("thread CPU time", true)] {
+        let (a, b) = (med(&ours, cpu), med(&theirs, cpu));
+        println!("| {name} | {a:.0} | {b:.0} | {:.2} |", a / b);
+    }
 }

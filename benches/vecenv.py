@@ -1,10 +1,21 @@
-"""VecEnv steps/s (observations + masks) vs a plain Python loop over dc.State.
+"""VecEnv steps/s (observations + masks) vs OpenSpiel's Python loop.
 
-OpenSpiel is not installed here, so the baseline is a plain Python loop over
-``dicechess.State`` doing the same work per step: legal-action mask,
-observation tensor, apply the action, resolve chance nodes, reset finished
-games. Both sides use the same policy (the first legal action), and only
-the environment's work is timed on either side (the policy is not). Medians of 3 runs, one process.
+Side by side in one run, chess:
+
+* ``dc.VecEnv("chess", 256)``: every step writes all observations and
+  legal-action masks; the actions are random legal ones picked in numpy
+  from the mask (vectorised: one ``flatnonzero`` over the masks, one random
+  number per env).
+* OpenSpiel (``pyspiel.load_game("chess")``, when ``open_spiel`` is
+  installed): one state in a Python loop; each step applies a random legal
+  action and calls ``state.observation_tensor()`` and
+  ``state.legal_actions_mask()`` (the same outputs as the VecEnv step).
+
+Each side is timed twice: the environment alone, and the whole loop
+including picking the random action (part of any user's loop). Medians of 3,
+alternating, one process; the load average is printed because the machine
+may be shared. Also VecEnv vs a Python loop over ``dc.State`` for the dice
+variants, and the 1 vs 2 threads scaling of ``dc.playouts``.
 
 Run: ``make bench`` or ``.venv/bin/python benches/vecenv.py [--quick]``.
 """
@@ -13,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import statistics
 import time
 
@@ -20,21 +32,60 @@ import numpy as np
 
 import dicechess as dc
 
+try:
+    import pyspiel
+except ImportError:  # open_spiel is optional
+    pyspiel = None
 
-def vecenv_rate(variant: str, n: int, steps: int, threads: int | None) -> float:
+
+def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random legal action per row of ``mask`` (vectorised)."""
+    n, width = mask.shape
+    flat = np.flatnonzero(mask)  # sorted: row by row
+    counts = np.bincount(flat // width, minlength=n)
+    starts = np.cumsum(counts) - counts
+    pick = starts + (rng.random(n) * counts).astype(np.int64)
+    return flat[np.minimum(pick, len(flat) - 1)] % width
+
+
+def vecenv_rate(variant: str, n: int, steps: int, threads: int | None) -> tuple[float, float]:
+    """(env-only, whole-loop) steps/s with random legal actions from the mask."""
     env = dc.VecEnv(variant, n, seed=1, threads=threads)
+    rng = np.random.default_rng(1)
     _, mask, *_ = env.reset()
-    act = np.argmax(mask, axis=1)
-    spent = 0.0
+    env_time = 0.0
+    start = time.perf_counter()
     for _ in range(steps):
+        act = random_legal(mask, rng)
         t = time.perf_counter()
-        env.step(act)
-        spent += time.perf_counter() - t
-        np.argmax(mask, axis=1, out=act)  # the policy, not timed
-    return n * steps / spent
+        _, mask, *_ = env.step(act)
+        env_time += time.perf_counter() - t
+    total = time.perf_counter() - start
+    return n * steps / env_time, n * steps / total
 
 
-def python_rate(variant: str, steps: int) -> float:
+def openspiel_rate(steps: int) -> tuple[float, float]:
+    """(env-only, whole-loop) steps/s of OpenSpiel chess in a Python loop."""
+    game = pyspiel.load_game("chess")
+    rng = random.Random(1)
+    state = game.new_initial_state()
+    env_time = 0.0
+    start = time.perf_counter()
+    for _ in range(steps):
+        action = rng.choice(state.legal_actions())
+        t = time.perf_counter()
+        state.apply_action(action)
+        if state.is_terminal():
+            state = game.new_initial_state()
+        state.observation_tensor()
+        state.legal_actions_mask()
+        env_time += time.perf_counter() - t
+    total = time.perf_counter() - start
+    return steps / env_time, steps / total
+
+
+def state_rate(variant: str, steps: int) -> float:
+    """Env-only steps/s of a Python loop over dc.State (mask + observation)."""
     rng = np.random.default_rng(1)
 
     def fresh() -> dc.State:
@@ -51,7 +102,7 @@ def python_rate(variant: str, steps: int) -> float:
     mask = s.legal_actions_mask()
     spent = 0.0
     for _ in range(steps):
-        a = int(np.argmax(mask))  # the policy, not timed
+        a = int(rng.choice(np.flatnonzero(mask)))  # the policy, not timed
         t = time.perf_counter()
         s.apply_action(a)
         resolve(s)
@@ -63,41 +114,77 @@ def python_rate(variant: str, steps: int) -> float:
     return steps / spent
 
 
+def medians(pairs: list[tuple[float, float]]) -> tuple[float, float]:
+    """Median of each component."""
+    return statistics.median(p[0] for p in pairs), statistics.median(p[1] for p in pairs)
+
+
+def vs_openspiel(n: int, vsteps: int, osteps: int) -> None:
+    """The headline table: dc.VecEnv vs OpenSpiel, chess."""
+    load = os.getloadavg()[0]
+    vec, osp = [], []
+    for _ in range(3):  # alternating
+        vec.append(vecenv_rate("chess", n, vsteps, 1))
+        if pyspiel is not None:
+            osp.append(openspiel_rate(osteps))
+    v_env, v_all = medians(vec)
+    print(f"Chess: dc.VecEnv ({n} envs, 1 thread) vs OpenSpiel Python loop, median of 3,")
+    print(f"obs + mask every step; load average at start {load:.2f} on {os.cpu_count()} cores")
+    print()
+    print("| timed | dc.VecEnv steps/s | OpenSpiel steps/s | ratio |")
+    print("|---|---:|---:|---:|")
+    if pyspiel is None:
+        print(f"| env only | {v_env:,.0f} | (open_spiel not installed) | |")
+        print(f"| with random action pick | {v_all:,.0f} | (open_spiel not installed) | |")
+        return
+    o_env, o_all = medians(osp)
+    print(f"| env only | {v_env:,.0f} | {o_env:,.0f} | {v_env / o_env:.0f}x |")
+    print(f"| with random action pick | {v_all:,.0f} | {o_all:,.0f} | {v_all / o_all:.0f}x |")
+
+
+def vs_state_loop(n: int, vsteps: int, psteps: int) -> None:
+    """VecEnv vs a Python loop over dc.State, per variant (env time only)."""
+    print()
+    print("dc.VecEnv vs a Python loop over dc.State (env time only), median of 3")
+    print()
+    print("| variant | VecEnv 1 thread | VecEnv all threads | dc.State loop | ratio (1 thread) |")
+    print("|---|---:|---:|---:|---:|")
+    for variant in ("chess", "vegas", "cubic"):
+        v1 = statistics.median(vecenv_rate(variant, n, vsteps, 1)[0] for _ in range(3))
+        va = statistics.median(vecenv_rate(variant, n, vsteps, None)[0] for _ in range(3))
+        py = statistics.median(state_rate(variant, psteps) for _ in range(3))
+        print(f"| {variant} | {v1:,.0f} | {va:,.0f} | {py:,.0f} | {v1 / py:.0f}x |")
+
+
 def playouts_scaling(games: int) -> None:
-    """dc.playouts (random agents) on 1 and 2 threads: games/s and the ratio."""
+    """dc.playouts (random agents) on 1 and 2 threads, alternating: games/s and the ratio."""
 
     def rate(threads: int) -> float:
         t = time.perf_counter()
         dc.playouts("chess", games, seed=1, threads=threads, progress=False)
         return games / (time.perf_counter() - t)
 
-    one = statistics.median(rate(1) for _ in range(3))
-    two = statistics.median(rate(2) for _ in range(3))
+    ones, twos = [], []
+    for _ in range(3):
+        ones.append(rate(1))
+        twos.append(rate(2))
+    one, two = statistics.median(ones), statistics.median(twos)
     print()
     print(f"dc.playouts('chess', {games}) scaling, median of 3, load {os.getloadavg()[0]:.2f}")
+    print()
     print("| 1 thread games/s | 2 threads games/s | ratio |")
     print("|---:|---:|---:|")
     print(f"| {one:,.0f} | {two:,.0f} | {two / one:.2f} |")
 
 
 def main() -> None:
+    """Prints the tables."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
     args = ap.parse_args()
-    n, vsteps, psteps = (64, 20, 300) if args.quick else (256, 200, 3000)
-    load = os.getloadavg()[0]
-    print("VecEnv vs Python loop over dc.State (obs + mask per step), median of 3;")
-    print(f"num_envs={n}, load average at start {load:.2f} on {os.cpu_count()} cores")
-    print(
-        "| variant | VecEnv 1 thread steps/s | VecEnv all threads steps/s "
-        "| Python loop steps/s | ratio (1 thread) |"
-    )
-    print("|---|---|---|---|---|")
-    for variant in ("chess", "vegas", "cubic"):
-        v1 = statistics.median(vecenv_rate(variant, n, vsteps, 1) for _ in range(3))
-        va = statistics.median(vecenv_rate(variant, n, vsteps, None) for _ in range(3))
-        py = statistics.median(python_rate(variant, psteps) for _ in range(3))
-        print(f"| {variant} | {v1:,.0f} | {va:,.0f} | {py:,.0f} | {v1 / py:.0f}x |")
+    n, vsteps, osteps, psteps = (64, 20, 300, 300) if args.quick else (256, 200, 3000, 3000)
+    vs_openspiel(n, vsteps, osteps)
+    vs_state_loop(n, vsteps, psteps)
     playouts_scaling(200 if args.quick else 2000)
 
 

@@ -519,3 +519,37 @@ fn hash_is_consistent_after_setup_and_moves() {
         g.check_invariants().unwrap();
     }
 }
+
+/// `Chess` keeps the legal moves its result update generated; what it hands
+/// out must always be the position's own legal moves, in the same order: in
+/// ordinary positions, in one with more moves than the cache holds (218, so
+/// not cached), after moves, and after a serde round trip (cache not
+/// serialized).
+#[test]
+fn cached_legal_moves_equal_generated_ones() {
+    use dicechess::board::MoveList;
+    use dicechess::sim::{game_rng, random_move};
+    let check = |g: &Chess| {
+        let (mut cached, mut fresh) = (MoveList::new(), MoveList::new());
+        g.legal_moves(&mut cached);
+        if g.node() != Node::Terminal {
+            g.position().legal_moves(&mut fresh);
+        }
+        assert_eq!(cached.as_slice(), fresh.as_slice(), "{}", g.fen());
+        cached.len()
+    };
+    let many = game("R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1");
+    assert_eq!(check(&many), 218);
+    let mut rng = game_rng(5, 0);
+    let mut ml = MoveList::new();
+    for mut g in [start(), many] {
+        while g.node() != Node::Terminal {
+            check(&g);
+            let copy: Chess = serde_json::from_str(&serde_json::to_string(&g).unwrap()).unwrap();
+            check(&copy);
+            let m = random_move(&g, &mut rng, &mut ml);
+            g.play(m);
+        }
+        assert_eq!(check(&g), 0);
+    }
+}

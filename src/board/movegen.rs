@@ -5,7 +5,7 @@
 //! [`MoveList`] or just counts moves (bulk counting for perft).
 
 use super::attacks::*;
-use super::moves::{Move, MoveKind, MoveList};
+use super::moves::{MoveKind, MoveList};
 use super::position::*;
 use super::types::*;
 
@@ -23,9 +23,7 @@ pub trait MoveSink {
 impl MoveSink for MoveList {
     #[inline(always)]
     fn add(&mut self, from: Square, to: Bitboard, kind: MoveKind) {
-        for t in to {
-            self.push(Move::new(from, t, kind));
-        }
+        self.push_targets(from, to, kind);
     }
 }
 
@@ -52,6 +50,14 @@ impl MoveSink for AnyMove {
     #[inline(always)]
     fn done(&self) -> bool {
         self.0
+    }
+}
+
+/// Adds the normal moves `targets(from)` of every piece in `pieces`.
+#[inline(always)]
+fn add_each<S: MoveSink>(pieces: Bitboard, targets: impl Fn(Square) -> Bitboard, sink: &mut S) {
+    for from in pieces {
+        sink.add(from, targets(from), MoveKind::Normal);
     }
 }
 
@@ -172,20 +178,23 @@ impl Position {
         if sink.done() {
             return;
         }
-        for role in [Role::Bishop, Role::Rook, Role::Queen] {
-            if roles.contains(role) {
-                for from in self.pieces(us, role) {
-                    let attacks = match role {
-                        Role::Bishop => bishop_attacks(from, occ),
-                        Role::Rook => rook_attacks(from, occ),
-                        _ => queen_attacks(from, occ),
-                    };
-                    sink.add(from, attacks & target & allowed(from), MoveKind::Normal);
-                }
-            }
-            if sink.done() {
-                return;
-            }
+        // One call per slider role, each with its attack function inlined
+        // (no per-piece `match` on the role, no function pointers).
+        let moves = |from: Square, attacks: Bitboard| attacks & target & allowed(from);
+        if roles.contains(Role::Bishop) {
+            let pieces = self.pieces(us, Role::Bishop);
+            add_each(pieces, |f| moves(f, bishop_attacks(f, occ)), sink);
+        }
+        if roles.contains(Role::Rook) {
+            let pieces = self.pieces(us, Role::Rook);
+            add_each(pieces, |f| moves(f, rook_attacks(f, occ)), sink);
+        }
+        if roles.contains(Role::Queen) {
+            let pieces = self.pieces(us, Role::Queen);
+            add_each(pieces, |f| moves(f, queen_attacks(f, occ)), sink);
+        }
+        if sink.done() {
+            return;
         }
         if roles.contains(Role::Pawn) {
             let pawns = self.pieces(us, Role::Pawn);
@@ -210,10 +219,32 @@ impl Position {
     #[inline(always)]
     fn gen_king<S: MoveSink>(&self, king: Square, _checkers: Bitboard, sink: &mut S) {
         let us = self.turn;
+        let them = us.other();
+        let theirs = self.by_color(them);
         let occ = self.occupied().without(king);
         let mut to = king_attacks(king) & self.mask & !self.by_color(us);
+        // Squares their pawns and king attack, set-wise and branch-free
+        // (`white` is all ones when they are White), so that only knights
+        // and sliders are left to test square by square.
+        let pawns = (self.by_role(Role::Pawn) & theirs).0;
+        let white = (them as u64).wrapping_sub(1);
+        let (not_a, not_h) = (!Bitboard::file(0).0, !Bitboard::file(7).0);
+        let up = ((pawns << 7) & not_h) | ((pawns << 9) & not_a);
+        let down = ((pawns >> 9) & not_h) | ((pawns >> 7) & not_a);
+        let mut near = (up & white) | (down & !white);
+        for k in self.by_role(Role::King) & theirs {
+            near |= king_attacks(k).0;
+        }
+        to &= !Bitboard(near);
+        let knights = self.by_role(Role::Knight) & theirs;
+        let queens = self.by_role(Role::Queen);
+        let rq = (self.by_role(Role::Rook) | queens) & theirs;
+        let bq = (self.by_role(Role::Bishop) | queens) & theirs;
         for t in to {
-            if self.attackers_to(t, us.other(), occ).any() {
+            let attackers = (knight_attacks(t) & knights)
+                | (rook_attacks(t, occ) & rq)
+                | (bishop_attacks(t, occ) & bq);
+            if attackers.any() {
                 to = to.without(t);
             }
         }
@@ -299,19 +330,25 @@ impl Position {
     ) {
         let us = self.turn;
         let theirs = self.by_color(us.other());
-        let double_rank = Bitboard::rank(match us {
-            Color::White => 3,
-            Color::Black => self.geometry.ranks - 4,
-        });
+        // Pushes of all pawns at once; per pawn only its own bits are picked
+        // out by rotating its square forward. No branch on the colour: the
+        // side to move alternates every ply, which predicts badly. A
+        // rotation that wraps past the board edge lands on a rank that
+        // `singles`/`doubles` never contain.
+        let white = (us as u64).wrapping_sub(1); // all ones for White, else 0
+        let forward = |x: Bitboard| Bitboard(((x.0 << 8) & white) | ((x.0 >> 8) & !white));
+        let double_rank = Bitboard::rank(
+            3u32.wrapping_add((self.geometry.ranks as u32).wrapping_sub(7) & !(white as u32)) as u8,
+        );
+        let rot = 8 + (48 & !white) as u32;
+        let empty = self.mask & !self.occupied();
+        let singles = forward(pawns) & empty;
+        let doubles = forward(singles) & empty & double_rank;
         for from in pawns {
             let pin = allowed(from);
-            let one = self.single_step(from);
-            let two = match us {
-                Color::White => one.up(),
-                Color::Black => one.down(),
-            } & self.mask
-                & !self.occupied()
-                & double_rank;
+            let b = Bitboard::from_square(from).0;
+            let one = Bitboard(b.rotate_left(rot)) & singles;
+            let two = Bitboard(b.rotate_left(2 * rot % 64)) & doubles;
             let caps = pawn_attacks(us, from) & theirs;
             self.add_pawn_targets(from, (one | caps) & target & pin, sink);
             sink.add(from, two & target & pin, MoveKind::DoublePush);

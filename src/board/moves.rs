@@ -1,6 +1,6 @@
 //! The compact move type and a fixed-capacity move list.
 
-use super::types::{square_name, Role, Square};
+use super::types::{square_name, Bitboard, Role, Square};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -174,10 +174,65 @@ impl MoveList {
         }
         self.len = j;
     }
+    /// Replaces the contents with the first `len` of `moves`: 64 moves are
+    /// copied unconditionally (no length-dependent branch for the usual
+    /// sizes: random games mispredict those), the rest in blocks of 32.
+    #[inline(always)]
+    pub(crate) fn set_from_prefix<const N: usize>(&mut self, moves: &[Move; N], len: usize) {
+        const { assert!(N <= MAX_MOVES && N >= 64 && N % 32 == 0) };
+        let len = len.min(N);
+        self.moves[..64].copy_from_slice(&moves[..64]);
+        let mut i = 64;
+        while i < len {
+            self.moves[i..i + 32].copy_from_slice(&moves[i..i + 32]);
+            i += 32;
+        }
+        self.len = len;
+    }
+    /// Appends `from` -> each square of `to`, all of one kind (the move
+    /// generator's hot path, see [`write_targets`]).
+    #[inline(always)]
+    pub(crate) fn push_targets(&mut self, from: Square, to: Bitboard, kind: MoveKind) {
+        self.len = write_targets(&mut self.moves, self.len, from, to, kind).unwrap_or_else(|n| n);
+    }
     /// Whether `m` is in the list.
     pub fn contains(&self, m: Move) -> bool {
         self.as_slice().contains(&m)
     }
+}
+
+/// Writes the moves `from` -> each square of `to` (one kind) into `buf`
+/// starting at `len`. Returns the new length, or `Err(len)` with as many
+/// moves as fitted when `buf` ran out of room. The kind is encoded once and
+/// the length kept in a register (the move generator's innermost loop).
+#[inline(always)]
+pub(crate) fn write_targets(
+    buf: &mut [Move],
+    len: usize,
+    from: Square,
+    to: Bitboard,
+    kind: MoveKind,
+) -> Result<usize, usize> {
+    let base = Move::new(from, 0, kind).0;
+    if let Some(dst) = buf.get_mut(len..len + 64) {
+        // Room for any 64 targets: one bounds check for the whole call
+        // (`i & 63` needs none; `i` only reaches 64 after the last square).
+        let mut i = 0;
+        for t in to {
+            dst[i & 63] = Move(base | (t as u16) << 6);
+            i += 1;
+        }
+        return Ok(len + i);
+    }
+    let mut len = len;
+    for t in to {
+        if len == buf.len() {
+            return Err(len);
+        }
+        buf[len] = Move(base | (t as u16) << 6);
+        len += 1;
+    }
+    Ok(len)
 }
 
 impl std::ops::Deref for MoveList {

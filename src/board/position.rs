@@ -366,9 +366,8 @@ impl Position {
                 self.set_castling(self.castling & !lost);
             }
         }
-        if us == Color::Black {
-            self.fullmove += 1;
-        }
+        // Branch-free: Black's move ends a full move.
+        self.fullmove += us as u32;
         self.turn = us.other();
         self.hash ^= zobrist::black_to_move();
         captured
@@ -390,10 +389,17 @@ impl Position {
             & them
     }
 
+    /// Whether colour `by` attacks `sq` with occupancy `occ` (branch-free:
+    /// in random games an early exit mispredicts more often than it saves).
+    #[inline(always)]
+    pub fn attacked_with(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
+        self.attackers_to(sq, by, occ).any()
+    }
+
     /// Whether `sq` is attacked by colour `by`.
     #[inline(always)]
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
-        self.attackers_to(sq, by, self.occupied()).any()
+        self.attacked_with(sq, by, self.occupied())
     }
 
     /// Pieces giving check to the side to move.

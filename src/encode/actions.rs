@@ -49,6 +49,78 @@ const KNIGHT: [(i8, i8); 8] = [
     (-1, 2),
 ];
 
+/// For each (file, rank) delta in -7..=7 (indexed `+ 7`): its index in
+/// [`KNIGHT`], or 8 + the index in [`DIRS`] of its direction. A table instead
+/// of searching both lists per move (`encode` runs for every legal move of
+/// every VecEnv step).
+const DELTA_CODE: [[u8; 15]; 15] = {
+    let mut t = [[0u8; 15]; 15];
+    let mut i = 0;
+    while i < 15 {
+        let mut j = 0;
+        while j < 15 {
+            let (df, dr) = (i as i8 - 7, j as i8 - 7);
+            let mut code = u8::MAX;
+            let mut k = 0;
+            while k < 8 {
+                if KNIGHT[k].0 == df && KNIGHT[k].1 == dr {
+                    code = k as u8;
+                }
+                k += 1;
+            }
+            if code == u8::MAX {
+                // Direction 0 for a zero delta, as the search did.
+                code = 8;
+                let mut d = 0;
+                while d < 8 {
+                    if DIRS[d].0 == df.signum() && DIRS[d].1 == dr.signum() {
+                        code = 8 + d as u8;
+                    }
+                    d += 1;
+                }
+            }
+            t[i][j] = code;
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Planes per from-square on 8x8.
+const STANDARD_PLANES: usize = 8 * 7 + 17;
+
+/// The plane of a move (not an under-promotion) between two view squares of
+/// the 8x8 board, so that `encode` is two lookups there (it runs for every
+/// legal move of every VecEnv step). Same formula as the general path.
+static STANDARD_PLANE: [[u8; 64]; 64] = {
+    let mut t = [[0u8; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut b = 0;
+        while b < 64 {
+            let df = (b % 8) as i8 - (a % 8) as i8;
+            let dr = (b / 8) as i8 - (a / 8) as i8;
+            let code = DELTA_CODE[(df + 7) as usize][(dr + 7) as usize];
+            let dist = if df.abs() > dr.abs() {
+                df.abs()
+            } else {
+                dr.abs()
+            };
+            t[a][b] = if code < 8 {
+                56 + code
+            } else if dist == 0 {
+                0 // a == b: not a move
+            } else {
+                (code - 8) * 7 + dist as u8 - 1
+            };
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
 impl ActionLayout {
     fn max_dist(self) -> usize {
         self.geometry.files.max(self.geometry.ranks) as usize - 1
@@ -99,10 +171,26 @@ impl ActionLayout {
     }
 
     /// The action id of a move (or of `Move::NULL`, the pass) by `mover`.
+    #[inline]
     pub fn encode(self, mv: Move, mover: Color) -> u32 {
         if mv.is_null() {
             return self.pass_action().unwrap_or(u32::MAX);
         }
+        let kind = mv.kind();
+        if self.geometry == Geometry::STANDARD
+            && !matches!(kind, MoveKind::Rotation(_))
+            && !matches!(kind, MoveKind::Promotion(r) if r != Role::Queen)
+        {
+            // On 8x8 the view square is the square, rank-mirrored for Black.
+            let flip = mover as u8 * 56;
+            let (a, b) = ((mv.from() ^ flip) as usize, (mv.to() ^ flip) as usize);
+            return (a * STANDARD_PLANES + STANDARD_PLANE[a][b] as usize) as u32;
+        }
+        self.encode_general(mv, mover)
+    }
+
+    /// `encode` for any board (no tables).
+    fn encode_general(self, mv: Move, mover: Color) -> u32 {
         let files = self.geometry.files as i8;
         let (ff, fr) = self.view(mv.from(), mover);
         let from_idx = (ff + fr * files) as usize;
@@ -117,13 +205,12 @@ impl ActionLayout {
                 8 * d + 8 + ((df + 1) as usize) * 3 + (role as usize - 1)
             }
             _ => {
-                if let Some(k) = KNIGHT.iter().position(|&x| x == (df, dr)) {
-                    8 * d + k
+                let code = DELTA_CODE[(df + 7) as usize][(dr + 7) as usize] as usize;
+                if code < 8 {
+                    8 * d + code
                 } else {
                     let dist = df.abs().max(dr.abs());
-                    let unit = (df.signum(), dr.signum());
-                    let dir = DIRS.iter().position(|&x| x == unit).unwrap_or(0);
-                    dir * d + dist as usize - 1
+                    (code - 8) * d + dist as usize - 1
                 }
             }
         };
@@ -169,6 +256,31 @@ impl ActionLayout {
 mod tests {
     use super::*;
     use crate::notation::fen::{parse_fen, FenRules};
+
+    #[test]
+    fn standard_table_matches_general_encoding() {
+        let l8 = ActionLayout {
+            geometry: Geometry::STANDARD,
+            pass: false,
+            rotations: true,
+        };
+        let kinds = [
+            MoveKind::Normal,
+            MoveKind::DoublePush,
+            MoveKind::Castle,
+            MoveKind::Promotion(Role::Queen),
+        ];
+        for from in 0..64 {
+            for to in (0..64).filter(|&t| t != from) {
+                for kind in kinds {
+                    for mover in [Color::White, Color::Black] {
+                        let mv = Move::new(from, to, kind);
+                        assert_eq!(l8.encode(mv, mover), l8.encode_general(mv, mover));
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn sizes() {

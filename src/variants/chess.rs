@@ -1,7 +1,8 @@
 //! Orthodox chess (RULES §1): the zero-luck control and the perft reference.
 
 use super::*;
-use crate::board::Geometry;
+use crate::board::moves::write_targets;
+use crate::board::{Bitboard, Geometry, MoveKind, MoveSink, RoleSet, Square};
 use crate::notation::fen::{parse_fen, write_fen, FenRules};
 use crate::notation::san;
 use serde::{Deserialize, Serialize};
@@ -25,6 +26,70 @@ pub struct Chess {
     plies: u32,
     max_plies: u32,
     result: Option<(Termination, Option<Color>)>,
+    /// Not game state: a cache, so not serialized (a deserialized game
+    /// simply generates again).
+    #[serde(skip)]
+    legal: LegalCache,
+}
+
+/// Room in the cache. Positions of real games rarely have more than 60
+/// legal moves (218 at most); one with more than this is simply not cached
+/// (generated again). Kept small because `Chess` is copied on every clone
+/// and sets the size of `AnyGame`.
+const CACHE_MOVES: usize = 128;
+
+/// The legal moves of the current position. `play` needs them anyway for
+/// the mate/stalemate test, so keeping them saves generating them a second
+/// time in `legal_moves` (random playouts call both every ply).
+#[derive(Clone)]
+struct LegalCache {
+    /// The list is complete and belongs to the current position.
+    valid: bool,
+    /// More moves than fit were generated (then `valid` is false).
+    overflow: bool,
+    len: usize,
+    moves: [Move; CACHE_MOVES],
+}
+
+impl Default for LegalCache {
+    fn default() -> Self {
+        LegalCache {
+            valid: false,
+            overflow: false,
+            len: 0,
+            moves: [Move::NULL; CACHE_MOVES],
+        }
+    }
+}
+
+impl MoveSink for LegalCache {
+    #[inline(always)]
+    fn add(&mut self, from: Square, to: Bitboard, kind: MoveKind) {
+        let r = write_targets(&mut self.moves, self.len, from, to, kind);
+        self.take(r);
+    }
+}
+
+impl LegalCache {
+    #[inline(always)]
+    fn take(&mut self, written: Result<usize, usize>) {
+        match written {
+            Ok(n) => self.len = n,
+            Err(n) => {
+                self.len = n;
+                self.overflow = true;
+            }
+        }
+    }
+    /// Generates the legal moves of `pos`; returns whether there is any.
+    #[inline(always)]
+    fn fill(&mut self, pos: &Position) -> bool {
+        self.len = 0;
+        self.overflow = false;
+        pos.generate(RoleSet::ALL, self);
+        self.valid = !self.overflow;
+        self.len > 0 || self.overflow
+    }
 }
 
 const LAYOUT: ActionLayout = ActionLayout {
@@ -59,6 +124,7 @@ impl Chess {
             plies: 0,
             max_plies,
             result: None,
+            legal: LegalCache::default(),
         };
         g.rep_count = g.reps.record(g.pos.repetition_key(), true);
         g.update_result();
@@ -67,7 +133,8 @@ impl Chess {
 
     fn update_result(&mut self) {
         let pos = &self.pos;
-        self.result = if !pos.has_legal_move() {
+        let has_move = self.legal.fill(pos);
+        self.result = if !has_move {
             if pos.is_check() {
                 Some((Termination::Checkmate, Some(pos.turn().other())))
             } else {
@@ -106,7 +173,11 @@ impl Game for Chess {
     fn legal_moves(&self, out: &mut MoveList) {
         out.clear();
         if self.result.is_none() {
-            self.pos.legal_moves(out);
+            if self.legal.valid {
+                out.set_from_prefix(&self.legal.moves, self.legal.len);
+            } else {
+                self.pos.legal_moves(out);
+            }
         }
     }
     fn play(&mut self, mv: Move) {
