@@ -1,12 +1,11 @@
 //! `dicechess.Agent` and agent playouts: thin wrappers over
 //! [`crate::agents`]; searches run with the GIL released.
 
-use numpy::PyArray1;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::{options_from_kwargs, value_error, PyState};
+use super::{options_from_kwargs, set_array, value_error, PyState};
 use crate::agents::{Agent, AgentSpec, VALID_SPECS};
 use crate::sim::{game_rng, GameRng};
 use crate::variants::{AnyGame, Game, Node};
@@ -226,32 +225,17 @@ fn _roll_luck<'py>(
     });
     let recs: Vec<_> = games.iter().map(|g| g.record).collect();
     let d = super::records_to_dict(py, &recs)?;
-    d.set_item(
-        "n_rolls",
-        PyArray1::from_iter(py, games.iter().map(|g| g.n_rolls)),
-    )?;
-    d.set_item(
-        "luck_sum",
-        PyArray1::from_iter(py, games.iter().map(|g| g.luck_sum)),
-    )?;
-    d.set_item(
-        "abs_luck_sum",
-        PyArray1::from_iter(py, games.iter().map(|g| g.abs_luck_sum)),
-    )?;
-    d.set_item(
-        "max_abs_luck",
-        PyArray1::from_iter(py, games.iter().map(|g| g.max_abs_luck)),
-    )?;
+    set_array(&d, "n_rolls", games.iter().map(|g| g.n_rolls))?;
+    set_array(&d, "luck_sum", games.iter().map(|g| g.luck_sum))?;
+    set_array(&d, "abs_luck_sum", games.iter().map(|g| g.abs_luck_sum))?;
+    set_array(&d, "max_abs_luck", games.iter().map(|g| g.max_abs_luck))?;
     if per_roll {
-        d.set_item("roll_game", PyArray1::from_slice(py, &rolls.game))?;
-        d.set_item("roll_ply", PyArray1::from_slice(py, &rolls.ply))?;
-        d.set_item("roll_player", PyArray1::from_slice(py, &rolls.player))?;
-        d.set_item("roll_luck", PyArray1::from_slice(py, &rolls.luck))?;
-        d.set_item(
-            "roll_v_expected",
-            PyArray1::from_slice(py, &rolls.v_expected),
-        )?;
-        d.set_item("roll_v_actual", PyArray1::from_slice(py, &rolls.v_actual))?;
+        set_array(&d, "roll_game", rolls.game.iter().copied())?;
+        set_array(&d, "roll_ply", rolls.ply.iter().copied())?;
+        set_array(&d, "roll_player", rolls.player.iter().copied())?;
+        set_array(&d, "roll_luck", rolls.luck.iter().copied())?;
+        set_array(&d, "roll_v_expected", rolls.v_expected.iter().copied())?;
+        set_array(&d, "roll_v_actual", rolls.v_actual.iter().copied())?;
     }
     Ok(d)
 }

@@ -385,31 +385,29 @@ fn perft(
     }))
 }
 
+/// Sets `d[name]` to a 1-D numpy array of `values`.
+pub(crate) fn set_array<T: numpy::Element>(
+    d: &Bound<'_, PyDict>,
+    name: &str,
+    values: impl IntoIterator<Item = T>,
+) -> PyResult<()> {
+    d.set_item(name, PyArray1::from_iter(d.py(), values))
+}
+
 /// Game records as a dict of numpy arrays (`dicechess.sim.PlayoutResult` fields).
 pub(crate) fn records_to_dict<'py>(
     py: Python<'py>,
     recs: &[crate::sim::playouts::GameRecord],
 ) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item(
-        "winner",
-        PyArray1::from_iter(py, recs.iter().map(|r| r.winner)),
-    )?;
-    d.set_item(
-        "plies",
-        PyArray1::from_iter(py, recs.iter().map(|r| r.plies)),
-    )?;
-    d.set_item(
-        "chance_events",
-        PyArray1::from_iter(py, recs.iter().map(|r| r.chance_events)),
-    )?;
-    d.set_item(
-        "termination",
-        PyArray1::from_iter(py, recs.iter().map(|r| r.termination as i8)),
-    )?;
-    d.set_item(
+    set_array(&d, "winner", recs.iter().map(|r| r.winner))?;
+    set_array(&d, "plies", recs.iter().map(|r| r.plies))?;
+    set_array(&d, "chance_events", recs.iter().map(|r| r.chance_events))?;
+    set_array(&d, "termination", recs.iter().map(|r| r.termination as i8))?;
+    set_array(
+        &d,
         "player0_color",
-        PyArray1::from_iter(py, recs.iter().map(|r| r.player0_color as i8)),
+        recs.iter().map(|r| r.player0_color as i8),
     )?;
     Ok(d)
 }
