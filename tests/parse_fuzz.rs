@@ -7,27 +7,15 @@
 //! that parses to the same FEN; generated moves are legal; a parsed move is
 //! one of the legal moves and its SAN parses back to it.
 
-use dicechess::board::{Geometry, MoveList, PawnStyle, Position, RoleSet};
-use dicechess::notation::fen::{parse_fen, write_fen, FenRules};
-use dicechess::notation::san::{parse_move, san, san_body};
-use dicechess::variants::{api, chess::Chess, Game, Options};
-use proptest::prelude::*;
+#[path = "support/parse_checks.rs"]
+mod parse_checks;
 
-const RULES: [FenRules; 3] = [
-    FenRules::CHESS,
-    FenRules {
-        geometry: Geometry::SMALL,
-        pawns: PawnStyle::Fluky,
-        roles: RoleSet(0b10_1111), // no queens
-        allow_opponent_in_check: false,
-    },
-    FenRules {
-        geometry: Geometry::STANDARD,
-        pawns: PawnStyle::Cubic,
-        roles: RoleSet::ALL,
-        allow_opponent_in_check: true,
-    },
-];
+use dicechess::board::{MoveList, Position};
+use dicechess::notation::fen::parse_fen;
+use dicechess::notation::san::san;
+use dicechess::variants::{api, chess::Chess, Game, Options};
+use parse_checks::{check_fen, check_move_text, check_moves, RULES};
+use proptest::prelude::*;
 
 const FENS: &[&str] = &[
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -41,47 +29,6 @@ const FENS: &[&str] = &[
 ];
 
 const ALPHABET: &[u8] = b"pnbrqkPNBRQK0123456789/ wb-KQkqacdefgh=x+#O";
-
-/// Parses under every rule set and checks the properties of what parses.
-fn check_fen(text: &str) {
-    for rules in &RULES {
-        let Ok((pos, _rest)) = parse_fen(text, rules) else {
-            continue;
-        };
-        let fen = write_fen(&pos);
-        let (again, rest) = parse_fen(&fen, rules)
-            .unwrap_or_else(|e| panic!("written FEN {fen:?} (from {text:?}) does not parse: {e}"));
-        assert!(rest.is_empty());
-        assert_eq!(write_fen(&again), fen, "FEN round trip of {text:?}");
-        check_moves(&pos, rules.pawns == PawnStyle::Orthodox);
-    }
-}
-
-fn check_moves(pos: &Position, orthodox: bool) {
-    assert_eq!(pos.hash(), pos.compute_hash());
-    let mut moves = MoveList::new();
-    pos.legal_moves(&mut moves);
-    assert_eq!(moves.len() as u64, pos.count_legal());
-    for &m in moves.iter() {
-        let mut p = pos.clone();
-        p.play(m);
-        assert!(!p.king_attacked(pos.turn()), "{pos:?}: {m:?}");
-        if orthodox {
-            let s = san(pos, m);
-            assert_eq!(parse_move(pos, &moves, &s), Ok(m), "{pos:?}: {s}");
-        }
-    }
-}
-
-fn check_move_text(pos: &Position, text: &str) {
-    let mut legal = MoveList::new();
-    pos.legal_moves(&mut legal);
-    if let Ok(m) = parse_move(pos, &legal, text) {
-        assert!(legal.contains(m), "{text:?} gave an illegal move");
-        let body = san_body(pos, m);
-        assert_eq!(parse_move(pos, &legal, &body), Ok(m));
-    }
-}
 
 /// An edit of a string: delete, insert or replace at a position.
 #[derive(Debug, Clone)]

@@ -2,9 +2,11 @@
 //! must never panic, and a move it returns must be legal.
 #![no_main]
 
-use dicechess::board::{Geometry, MoveList, PawnStyle, RoleSet};
+#[path = "../../tests/support/parse_checks.rs"]
+mod parse_checks;
+
+use dicechess::board::{Geometry, PawnStyle, RoleSet};
 use dicechess::notation::fen::{parse_fen, FenRules};
-use dicechess::notation::san::{parse_move, san_body};
 use libfuzzer_sys::fuzz_target;
 
 const CHESS: &[&str] = &[
@@ -47,12 +49,5 @@ fuzz_target!(|data: &[u8]| {
         ),
     };
     let (pos, _) = parse_fen(fen, &rules).unwrap();
-    let mut legal = MoveList::new();
-    pos.legal_moves(&mut legal);
-    if let Ok(m) = parse_move(&pos, &legal, &text) {
-        assert!(legal.contains(m), "{text:?} gave an illegal move {m:?}");
-        // The move's own SAN must denote it.
-        let body = san_body(&pos, m);
-        assert_eq!(parse_move(&pos, &legal, &body), Ok(m), "{body}");
-    }
+    parse_checks::check_move_text(&pos, &text);
 });
