@@ -144,6 +144,7 @@ bench: venv develop
 	$(CARGO) bench $(CARGO_LOCKED) $(BENCH_ARGS) | tee target/bench-playouts.txt
 	$(VPY) benches/vegas_vs_python_chess.py --rust-bench-output target/bench-playouts.txt
 	$(VPY) benches/vecenv.py
+	$(VPY) benches/ray_scaling.py
 
 # cargo-fuzz targets live in fuzz/ (a separate cargo workspace). With a
 # nightly toolchain (rustup toolchain list) they run with AddressSanitizer;
