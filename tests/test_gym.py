@@ -43,14 +43,40 @@ def step_determinism(env, seed=123):
 
 
 @pytest.mark.parametrize("name", IDS)
-def test_check_env(name, monkeypatch):
+def test_check_env_unmodified_with_illegal_action_lose(name):
+    """gymnasium's check_env, every check as shipped: its step-determinism check
+    steps an action sampled before reset, which illegal_action="lose" turns into
+    a deterministic loss."""
+    env = make(name, max_plies=60, illegal_action="lose")
+    check_env(env.unwrapped, skip_render_check=False)
+    env.close()
+
+
+@pytest.mark.parametrize("name", IDS)
+def test_check_env_default_raises(name, monkeypatch):
+    """The default env (illegal actions raise) passes every other check, and the
+    step-determinism check when the action is sampled after the reset."""
     env = make(name, max_plies=60)
-    # check_env's own step-determinism check samples an action from the
-    # previous state (see step_determinism); everything else runs unchanged.
     monkeypatch.setattr(env_checker, "check_step_determinism", step_determinism)
     check_env(env.unwrapped, skip_render_check=False)
     step_determinism(env.unwrapped)
     env.close()
+
+
+def test_illegal_action_lose_ends_as_a_loss():
+    env = make("Chess", illegal_action="lose")
+    obs, _ = env.reset(seed=1)
+    legal = set(np.flatnonzero(obs["action_mask"]).tolist())
+    bad = next(a for a in range(env.action_space.n) if a not in legal)
+    fen = env.unwrapped.state.fen()
+    obs, r, term, trunc, info = env.step(bad)
+    assert (r, term, trunc) == (-1.0, True, False)
+    assert info["termination"] == "illegal_action" and info["illegal_action"] == bad
+    assert env.unwrapped.state.fen() == fen
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(int(next(iter(legal))))
+    with pytest.raises(ValueError, match="illegal_action must be one of raise, lose"):
+        make("Chess", illegal_action="ignore")
 
 
 def rollout(env, seed, steps=400):

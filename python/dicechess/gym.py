@@ -126,6 +126,10 @@ def check_action(action: Any) -> int:
     return int(action)
 
 
+#: What ``step`` does with an illegal action (see :class:`DiceChessEnv`).
+ILLEGAL_ACTION_MODES = ("raise", "lose")
+
+
 class LegalDiscrete(spaces.Discrete):
     """``Discrete(num_actions)`` whose ``sample()`` without a mask draws a legal
     action of the env's current state (illegal actions raise in ``step``)."""
@@ -152,6 +156,13 @@ class DiceChessEnv(gymnasium.Env):
             the state), or an agent spec for ``dicechess.Agent(spec, seed=...)``.
         agent_player: 0, 1 or ``"random"`` (drawn at each reset).
         render_mode: None, ``"ansi"`` or ``"rgb_array"``.
+        illegal_action: ``"raise"`` (default): an illegal action raises
+            ``ValueError`` and changes nothing; ``"lose"``: the agent loses the
+            game (reward -1, ``terminated``, ``info["termination"] ==
+            "illegal_action"``), the convention of PettingZoo's
+            ``TerminateIllegalWrapper``, for training loops that sample from the
+            whole action space (and for gymnasium's ``check_env``, which steps an
+            action sampled before ``reset``).
         **options: variant options for ``dicechess.State`` (``max_plies``,
             ``fen``, ``die_faces``, …).
 
@@ -167,8 +178,15 @@ class DiceChessEnv(gymnasium.Env):
         opponent: Opponent = "random",
         agent_player: int | str = 0,
         render_mode: str | None = None,
+        illegal_action: str = "raise",
         **options: Any,
     ) -> None:
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(
+                f"illegal_action must be one of {', '.join(ILLEGAL_ACTION_MODES)}, "
+                f"got {illegal_action!r}"
+            )
+        self.illegal_action = illegal_action
         if agent_player not in (0, 1, "random") or isinstance(agent_player, bool):
             raise ValueError(f"agent_player must be 0, 1 or 'random', got {agent_player!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -283,12 +301,18 @@ class DiceChessEnv(gymnasium.Env):
 
         Raises ``RuntimeError`` after the end of the episode (call ``reset``),
         ``TypeError``/``ValueError`` for a non-integer or illegal action (the
-        state is unchanged).
+        state is unchanged); with ``illegal_action="lose"`` an illegal action
+        ends the episode as a loss instead.
         """
         if self._done:
             raise RuntimeError("step() called after the episode ended; call reset() first")
         a = check_action(action)
         legal = self.state.legal_actions()
+        if a not in legal and self.illegal_action == "lose":
+            self._done = True
+            info = self._info([])
+            info.update(termination="illegal_action", illegal_action=a)
+            return self._obs(), -1.0, True, False, info
         if a not in legal:
             raise ValueError(
                 f"illegal action {a} for player {self.agent_player}: "
