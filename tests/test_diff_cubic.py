@@ -7,7 +7,6 @@ empty stocks are given).  Unmarked: a quick run (250 games).
 tests/reference/harness.py for reproduction options.
 """
 
-import random
 import sys
 from pathlib import Path
 
@@ -15,42 +14,42 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from reference import harness  # noqa: E402
 from reference.cubic import CubicRef  # noqa: E402
-from reference.harness import (  # noqa: E402
-    ChessPolicy,
-    Game,
-    Tally,
-    engine_module,
-    selected_games,
-)
 
 SEED = 20240603
 
 
 # A few games from plain FENs (empty stocks).
 SPECIAL = [
-    dict(fen="8/8/4k3/8/8/2K5/8/R7 w - - 88 80"),
+    dict(fen=harness.FIFTY_MOVES_FEN),
     dict(fen="4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"),
     dict(fen="r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"),
     dict(fen="4k3/pp6/8/8/8/8/6PP/4K3 b - - 0 1"),
 ]
 
-
-def game_options(g, n_games, n_long, rng):
-    if g < 3 * len(SPECIAL):
-        opts = dict(SPECIAL[g % len(SPECIAL)])
-        opts["max_plies"] = rng.randint(150, 250)
-        return opts
-    if g >= n_games - n_long:
-        return {}  # default max_plies (1000)
-    return dict(max_plies=rng.randint(150, 250))
+# Every run must see each of these rule events and terminations at least once.
+EVENTS = [
+    "rotation",
+    "rotation_N",
+    "rotation_B",
+    "rotation_R",
+    "rotation_Q",
+    "rotation_gives_check",
+    "pawn_diagonal_two_step",
+    "pawn_straight_two_step",
+    "pawn_on_last_rank",
+    "capture_to_stock",
+    "castling",
+]
+TERMINATIONS = harness.CHESS_TERMINATIONS
 
 
 def no_outcome(ref, outcomes):
     raise AssertionError("Cubic Chess has no chance nodes")
 
 
-class Policy(ChessPolicy):
+class Policy(harness.ChessPolicy):
     def __init__(self, rng, p_rotation, **kwargs):
         super().__init__(rng, **kwargs)
         self.p_rotation = p_rotation
@@ -63,53 +62,21 @@ class Policy(ChessPolicy):
         return super().__call__(ref, sans)
 
 
-def run(n_games, n_long):
-    dc = engine_module()
-    tally = Tally()
-    for g in selected_games(n_games):
-        seed = SEED * 1000003 + g
-        rng = random.Random(seed)
-        opts = game_options(g, n_games, n_long, rng)
-        policy = Policy(
-            rng,
-            p_rotation=rng.choice([0.0, 0.05, 0.3]),
-            p_check=0.15,
-            p_capture=0.3,
-            p_shuffle=rng.choice([0, 0, 0.3, 0.8]),
-        )
-        game = Game(dc, "cubic", opts, CubicRef(**opts), g, seed)
-        game.play(no_outcome, policy)
-        tally.add(game)
-    tally.require(
-        events=[
-            "rotation",
-            "rotation_N",
-            "rotation_B",
-            "rotation_R",
-            "rotation_Q",
-            "rotation_gives_check",
-            "pawn_diagonal_two_step",
-            "pawn_straight_two_step",
-            "pawn_on_last_rank",
-            "capture_to_stock",
-            "castling",
-        ],
-        terminations=[
-            "checkmate",
-            "stalemate",
-            "threefold_repetition",
-            "fifty_moves",
-            "insufficient_material",
-            "max_plies",
-        ],
+def setup(opts, rng):
+    policy = Policy(
+        rng,
+        p_rotation=rng.choice([0.0, 0.05, 0.3]),
+        p_check=0.15,
+        p_capture=0.3,
+        p_shuffle=rng.choice([0, 0, 0.3, 0.8]),
     )
-    return tally
+    return harness.Setup("cubic", opts, CubicRef(**opts), no_outcome, policy)
 
 
 def test_diff_cubic_quick():
-    run(n_games=250, n_long=40)
+    harness.run_chess_games(SEED, SPECIAL, setup, 250, 40, EVENTS, TERMINATIONS)
 
 
 @pytest.mark.slow
 def test_diff_cubic_full():
-    run(n_games=2200, n_long=200)
+    harness.run_chess_games(SEED, SPECIAL, setup, 2200, 200, EVENTS, TERMINATIONS)

@@ -7,7 +7,6 @@ non-default ``die_faces``.  ``slow``: four times as many.  See
 tests/reference/harness.py for reproduction options.
 """
 
-import random
 import sys
 from functools import partial
 from pathlib import Path
@@ -17,14 +16,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from reference.fluky import FlukyRef, king_square, make_move, piece_attacks  # noqa: E402
-from reference.harness import (  # noqa: E402
-    Game,
-    Tally,
-    biased_move,
-    engine_module,
-    sample_outcome,
-    selected_games,
-)
+from reference.harness import Setup, biased_move, run_games, sample_outcome  # noqa: E402
 
 SEED = 20240604
 
@@ -46,6 +38,26 @@ CONFIGS = [
         dict(goal_white="b5", goal_black="d1"),
         dict(roll_skip_on_check="any", goals=("b5", "d1")),
     ),
+]
+
+# Every run must see each of these rule events and terminations at least once.
+EVENTS = [
+    "roll",
+    "roll_gives_check",
+    "skip_moved_piece_check",
+    "skip_last_rank",
+    "skip_promotion",
+    "promotion",
+    "discovered_check_rolled",  # Fluky: a discovered check is rolled
+    "discovered_check_skip",  # Metamorph: it is not
+    "king_reached_start",
+]
+TERMINATIONS = [
+    "checkmate",
+    "king_reached_start",
+    "stalemate",
+    "threefold_repetition",
+    "max_plies",
 ]
 
 
@@ -72,43 +84,18 @@ def choose_move(rng, ref, sans):
     return biased_move(rng, sans, p_check=0.2, p_capture=0.3)
 
 
+def choose_outcome(rng, ref, outcomes):
+    return sample_outcome(rng, outcomes)
+
+
+def setup(g, rng):
+    variant, engine_opts, ref_opts = CONFIGS[g % len(CONFIGS)]
+    ref = FlukyRef(**ref_opts)
+    return Setup(variant, engine_opts, ref, partial(choose_outcome, rng), partial(choose_move, rng))
+
+
 def run(min_positions, max_games=100000):
-    dc = engine_module()
-    tally = Tally()
-    for g in selected_games(max_games):
-        if tally.decisions >= min_positions:
-            break
-        seed = SEED * 1000003 + g
-        rng = random.Random(seed)
-        variant, engine_opts, ref_opts = CONFIGS[g % len(CONFIGS)]
-        game = Game(dc, variant, engine_opts, FlukyRef(**ref_opts), g, seed)
-        game.play(
-            lambda ref, outcomes, rng=rng: sample_outcome(rng, outcomes), partial(choose_move, rng)
-        )
-        tally.add(game)
-    tally.require(
-        events=[
-            "roll",
-            "roll_gives_check",
-            "skip_moved_piece_check",
-            "skip_last_rank",
-            "skip_promotion",
-            "promotion",
-            "discovered_check_rolled",  # Fluky: a discovered check is rolled
-            "discovered_check_skip",  # Metamorph: it is not
-            "king_reached_start",
-        ],
-        terminations=[
-            "checkmate",
-            "king_reached_start",
-            "stalemate",
-            "threefold_repetition",
-            "max_plies",
-        ],
-    )
-    if len(selected_games(max_games)) == max_games:
-        assert tally.decisions >= min_positions
-    return tally
+    return run_games(SEED, max_games, setup, EVENTS, TERMINATIONS, min_decisions=min_positions)
 
 
 def test_diff_fluky_quick():

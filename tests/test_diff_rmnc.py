@@ -8,7 +8,6 @@ really happen.  Unmarked: a quick run (300 games).  ``slow``: the full count
 reproduction options.
 """
 
-import random
 import sys
 from functools import partial
 from pathlib import Path
@@ -17,44 +16,43 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from reference.harness import (  # noqa: E402
-    ChessPolicy,
-    Game,
-    Tally,
-    _value,
-    engine_module,
-    selected_games,
-)
+from reference import harness  # noqa: E402
 from reference.rmnc import RmncRef  # noqa: E402
 
 SEED = 20240602
 
 SPECIAL = [
     # En passant available at once (White moves first, no throw).
-    dict(fen="rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"),
+    dict(fen=harness.EN_PASSANT_FEN),
     # Castling both ways.
-    dict(fen="r3k2r/pppq1ppp/2npbn2/4p3/4P3/2NPBN2/PPPQ1PPP/R3K2R w KQkq - 0 1"),
+    dict(fen=harness.CASTLING_FEN),
     # Promotions close at hand.
-    dict(fen="4k3/1P4P1/8/8/8/8/1p4p1/4K3 w - - 0 1"),
+    dict(fen=harness.PROMOTION_FEN),
     # Stalemates are easy to stumble into.
     dict(fen="7k/5Q2/8/6K1/8/8/8/8 w - - 0 1"),
     dict(fen="k7/8/1Q6/8/8/8/5PK1/8 w - - 0 1"),
     # Close to the fifty-move rule and to insufficient material.
-    dict(fen="8/8/4k3/8/8/2K5/8/R7 w - - 88 80"),
-    dict(fen="8/8/4k3/3p4/8/2KN4/8/8 w - - 0 1"),
+    dict(fen=harness.FIFTY_MOVES_FEN),
+    dict(fen=harness.LOW_MATERIAL_FEN),
     # Queens and rooks facing the kings: many checks (and standing checks).
     dict(fen="3qk3/8/8/8/8/8/8/3QK2R w K - 0 1"),
 ]
 
-
-def game_options(g, n_games, n_long, rng):
-    if g < 3 * len(SPECIAL):
-        opts = dict(SPECIAL[g % len(SPECIAL)])
-        opts["max_plies"] = rng.randint(150, 250)
-        return opts
-    if g >= n_games - n_long:
-        return {}  # default max_plies (1000)
-    return dict(max_plies=rng.randint(150, 250))
+# Every run must see each of these rule events and terminations at least once.
+EVENTS = [
+    "colour_tie",
+    "switch",
+    "forfeit",
+    "moves_4",
+    "multi_move_continue",
+    "check_ends_turn_early",
+    "check_left_standing",
+    "turn_starts_in_check",
+    "en_passant",
+    "castling",
+    "promotion",
+]
+TERMINATIONS = [*harness.CHESS_TERMINATIONS, "king_captured", "six_sixes"]
 
 
 def choose_outcome(rng, repeat, ref, outcomes):
@@ -64,7 +62,7 @@ def choose_outcome(rng, repeat, ref, outcomes):
     return rng.choice(sorted(outcomes))
 
 
-class Policy(ChessPolicy):
+class Policy(harness.ChessPolicy):
     def __call__(self, ref, sans):
         # A king capture is written like any capture; take it most of the time.
         king = ref.board.king(not ref.board.turn)
@@ -76,58 +74,25 @@ class Policy(ChessPolicy):
 
 def extra_check(game, kind):
     s, ref = game.state, game.ref
-    records = [[int(t) for t in r] for r in _value(s, "throw_records")]
+    records = [[int(t) for t in r] for r in harness.attr_value(s, "throw_records")]
     game.check_equal(records, ref.throw_records(), "throw records")
     if ref.colors() is not None:
-        game.check_equal(list(_value(s, "colors")), ref.colors(), "colours")
+        game.check_equal(list(harness.attr_value(s, "colors")), ref.colors(), "colours")
     if kind == "decision":
-        game.check_equal(_value(s, "moves_left"), ref.moves_left(), "moves left")
+        game.check_equal(harness.attr_value(s, "moves_left"), ref.moves_left(), "moves left")
 
 
-def run(n_games, n_long):
-    dc = engine_module()
-    tally = Tally()
-    for g in selected_games(n_games):
-        seed = SEED * 1000003 + g
-        rng = random.Random(seed)
-        opts = game_options(g, n_games, n_long, rng)
-        repeat = rng.choice([0.1, 0.25, 0.5])
-        game = Game(dc, "random_move_number", opts, RmncRef(**opts), g, seed)
-        policy = Policy(rng, p_check=0.2, p_capture=0.25, p_shuffle=rng.choice([0, 0, 0.3, 0.8]))
-        game.play(partial(choose_outcome, rng, repeat), policy, extra_check)
-        tally.add(game)
-    tally.require(
-        events=[
-            "colour_tie",
-            "switch",
-            "forfeit",
-            "moves_4",
-            "multi_move_continue",
-            "check_ends_turn_early",
-            "check_left_standing",
-            "turn_starts_in_check",
-            "en_passant",
-            "castling",
-            "promotion",
-        ],
-        terminations=[
-            "checkmate",
-            "king_captured",
-            "six_sixes",
-            "stalemate",
-            "threefold_repetition",
-            "fifty_moves",
-            "insufficient_material",
-            "max_plies",
-        ],
-    )
-    return tally
+def setup(opts, rng):
+    repeat = rng.choice([0.1, 0.25, 0.5])
+    policy = Policy(rng, p_check=0.2, p_capture=0.25, p_shuffle=rng.choice([0, 0, 0.3, 0.8]))
+    outcome = partial(choose_outcome, rng, repeat)
+    return harness.Setup("random_move_number", opts, RmncRef(**opts), outcome, policy, extra_check)
 
 
 def test_diff_rmnc_quick():
-    run(n_games=300, n_long=30)
+    harness.run_chess_games(SEED, SPECIAL, setup, 300, 30, EVENTS, TERMINATIONS)
 
 
 @pytest.mark.slow
 def test_diff_rmnc_full():
-    run(n_games=2200, n_long=200)
+    harness.run_chess_games(SEED, SPECIAL, setup, 2200, 200, EVENTS, TERMINATIONS)

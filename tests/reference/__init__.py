@@ -15,4 +15,8 @@ are the oracle the Rust engine is differentially tested against
     fen()               -> a human-readable position string (for messages)
     events              -> collections.Counter of rule events seen (for the
                            harness to check that rare rules were exercised)
+
+node(), termination(), returns() and the game-end and repetition bookkeeping
+come from base.RefGame; every rule stays in the variant's own module.
+tests/reference/harness.py drives a reference and the engine side by side.
 """

@@ -13,6 +13,7 @@ from collections import Counter
 
 import chess
 
+from .base import RefGame
 from .san8 import san_body
 
 STOCK_TYPES = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
@@ -119,7 +120,9 @@ def has_legal_move(board, stock):
     return has_legal_board_move(board) or bool(legal_rotations(board, stock))
 
 
-class CubicRef:
+class CubicRef(RefGame):
+    FIRST = chess.WHITE
+
     def __init__(self, fen=chess.STARTING_FEN, max_plies=1000, stock=None):
         self.board = chess.Board(fen)
         self.board.ep_square = None
@@ -130,27 +133,14 @@ class CubicRef:
             for color, name in ((chess.WHITE, "white"), (chess.BLACK, "black")):
                 for letter in stock.get(name, ""):
                     self.stock[color][chess.PIECE_SYMBOLS.index(letter.lower())] += 1
-        self.repetitions = Counter()
-        self.events = Counter()
-        self._termination = None
-        self._returns = [0, 0]
+        super().__init__()
         self._node = "decision"
-        self._moves = {}
         self._record_key()
         self._start_turn()
 
     # ------------------------------------------------------------ queries
-    def node(self):
-        return self._node
-
     def current_player(self):
         return 0 if self.board.turn == chess.WHITE else 1
-
-    def termination(self):
-        return self._termination
-
-    def returns(self):
-        return list(self._returns)
 
     def stock_string(self, color):
         return "".join(chess.piece_symbol(pt).upper() * self.stock[color][pt] for pt in STOCK_TYPES)
@@ -172,18 +162,6 @@ class CubicRef:
             tuple(self.stock[c][pt] for pt in STOCK_TYPES) for c in (chess.WHITE, chess.BLACK)
         )
         return (self.board._transposition_key(), stocks)
-
-    def _record_key(self):
-        self.repetitions[self._key()] += 1
-
-    def _end(self, reason, winner=None):
-        self._node = "terminal"
-        self._termination = reason
-        self._moves = {}
-        if winner is None:
-            self._returns = [0, 0]
-        else:
-            self._returns = [1, -1] if winner == chess.WHITE else [-1, 1]
 
     def _stock_after(self, move):
         """Stocks after ``move`` by the side to move (a new dict)."""

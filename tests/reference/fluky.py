@@ -21,6 +21,8 @@ threefold repetition; ``max_plies`` truncates.
 from collections import Counter
 from fractions import Fraction
 
+from .base import RefGame
+
 SIZE = 5
 FILES = "abcde"
 WHITE, BLACK = 0, 1
@@ -214,7 +216,9 @@ def legal_moves(board, color):
     return [m for m in pseudo_moves(board, color) if not in_check(make_move(board, m), color)]
 
 
-class FlukyRef:
+class FlukyRef(RefGame):
+    FIRST = WHITE
+
     def __init__(
         self,
         roll_skip_on_check="moved_piece",
@@ -231,29 +235,16 @@ class FlukyRef:
         self.goal = {WHITE: parse_square(goals[0]), BLACK: parse_square(goals[1])}
         self.board, self.turn = parse_fen(fen)
         self.plies = 0
-        self.repetitions = Counter()
-        self.events = Counter()
-        self._termination = None
-        self._returns = [0, 0]
+        super().__init__()
         self._node = "decision"
-        self._moves = {}
         self._roll_square = None
         self._last_mover = None
         self._record_key()
         self._start_turn()
 
     # ------------------------------------------------------------ queries
-    def node(self):
-        return self._node
-
     def current_player(self):
         return self.turn
-
-    def termination(self):
-        return self._termination
-
-    def returns(self):
-        return list(self._returns)
 
     def fen(self):
         return "{} {} - - 0 1".format(board_fen(self.board), "w" if self.turn == WHITE else "b")
@@ -270,18 +261,6 @@ class FlukyRef:
     # ------------------------------------------------------------ internals
     def _key(self):
         return (tuple(self.board), self.turn)
-
-    def _record_key(self):
-        self.repetitions[self._key()] += 1
-
-    def _end(self, reason, winner=None):
-        self._node = "terminal"
-        self._termination = reason
-        self._moves = {}
-        if winner is None:
-            self._returns = [0, 0]
-        else:
-            self._returns = [1, -1] if winner == WHITE else [-1, 1]
 
     def _roll_follows(self, move, board_after):
         """Does a roll follow ``move`` (made by the side to move)?"""

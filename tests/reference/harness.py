@@ -7,6 +7,11 @@ asserts the same termination and returns.  Every failure message carries
 the game number, its seed and options, the ply, both FENs and the history
 (chance outcomes in brackets), enough to reproduce the game.
 
+A test file only describes its variant: ``setup`` (what game ``g`` plays,
+as a ``Setup``, drawn from that game's seeded rng) and the rule events and
+terminations a run must exercise; ``run_games`` (or ``run_chess_games`` for
+the 8x8 variants, with the shared start-position scheme) does the rest.
+
 Environment variables:
     DICECHESS_DIFF_ENGINE=fake   drive tests/reference/fake_engine.py (a
                                  reference-backed stand-in for ``dicechess``)
@@ -19,12 +24,33 @@ i.e. ``pytest -m slow``); the unmarked tests are shorter runs.
 """
 
 import os
+import random
 from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
 
 import chess
 import pytest
 
 PROB_TOL = 1e-12
+
+# The terminations every 8x8 variant shares with standard chess.
+CHESS_TERMINATIONS = (
+    "checkmate",
+    "stalemate",
+    "threefold_repetition",
+    "fifty_moves",
+    "insufficient_material",
+    "max_plies",
+)
+
+# Legal start positions that bring rare chess rules close, shared by the
+# SPECIAL lists of the 8x8 differential tests.
+EN_PASSANT_FEN = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
+CASTLING_FEN = "r3k2r/pppq1ppp/2npbn2/4p3/4P3/2NPBN2/PPPQ1PPP/R3K2R w KQkq - 0 1"
+PROMOTION_FEN = "4k3/1P4P1/8/8/8/8/1p4p1/4K3 w - - 0 1"
+FIFTY_MOVES_FEN = "8/8/4k3/8/8/2K5/8/R7 w - - 88 80"  # halfmove clock 88
+LOW_MATERIAL_FEN = "8/8/4k3/3p4/8/2KN4/8/8 w - - 0 1"  # one capture from a bare draw
 
 
 def engine_module():
@@ -40,19 +66,22 @@ def engine_module():
 
 
 def selected_games(n_games):
+    """Game numbers to play: all of ``range(n_games)``, or the one
+    DICECHESS_DIFF_GAME names."""
     only = os.environ.get("DICECHESS_DIFF_GAME")
     if only is not None:
         return [g for g in range(n_games) if g == int(only)]
     return range(n_games)
 
 
-def _value(obj, name):
+def attr_value(obj, name):
     """An engine attribute that may be a property or a method."""
     v = getattr(obj, name)
     return v() if callable(v) else v
 
 
 def engine_node(s):
+    """The engine state's node kind, named as the references name it."""
     if s.is_terminal():
         return "terminal"
     if s.is_chance_node():
@@ -214,6 +243,7 @@ def sample_outcome(rng, outcomes):
 
 
 def is_check_san(san):
+    """Does this SAN give check (or mate)?"""
     return san.endswith("+") or san.endswith("#")
 
 
@@ -266,3 +296,71 @@ class ChessPolicy:
         move = moves.get(choice)
         self.last[mover] = move if isinstance(move, chess.Move) else None
         return choice
+
+
+def chess_game_options(special, g, n_games, n_long, rng):
+    """Options for game ``g`` of an 8x8 run: the first ``3 * len(special)``
+    games cycle through the ``special`` start positions, the last ``n_long``
+    keep the default max_plies (1000, long enough to reach the draw rules)
+    and the rest stop after 150-250 plies."""
+    if g < 3 * len(special):
+        opts = dict(special[g % len(special)])
+        opts["max_plies"] = rng.randint(150, 250)
+        return opts
+    if g >= n_games - n_long:
+        return {}
+    return dict(max_plies=rng.randint(150, 250))
+
+
+@dataclass
+class Setup:
+    """What one game of a run plays: the engine variant and options, the
+    reference (written from the rules text, never driven by the engine) and
+    the choice functions and extra per-node check for ``Game.play``."""
+
+    variant: str
+    engine_opts: dict
+    ref: Any
+    choose_outcome: Callable
+    choose_move: Callable
+    extra_check: Optional[Callable] = None
+
+
+def run_games(base_seed, n_games, setup, events, terminations, min_decisions=None):
+    """Play games ``0..n_games-1`` (see ``selected_games``) on the engine and
+    the reference side by side, then require every event and termination
+    listed to have happened at least once.
+
+    Game ``g`` draws everything from ``random.Random(base_seed * 1000003 + g)``,
+    handed to ``setup(g, rng)``, which returns a ``Setup``.  With
+    ``min_decisions`` the run stops once that many decision nodes were
+    compared, and (unless one game is reproduced) requires that many.
+    Returns the ``Tally``."""
+    dc = engine_module()
+    tally = Tally()
+    games = selected_games(n_games)
+    for g in games:
+        if min_decisions is not None and tally.decisions >= min_decisions:
+            break
+        seed = base_seed * 1000003 + g
+        s = setup(g, random.Random(seed))
+        game = Game(dc, s.variant, s.engine_opts, s.ref, g, seed)
+        game.play(s.choose_outcome, s.choose_move, s.extra_check)
+        tally.add(game)
+    tally.require(events=events, terminations=terminations)
+    if min_decisions is not None and len(games) == n_games:
+        assert tally.decisions >= min_decisions, (
+            f"only {tally.decisions} decision nodes in {n_games} games, wanted {min_decisions}"
+        )
+    return tally
+
+
+def run_chess_games(base_seed, special, setup, n_games, n_long, events, terminations):
+    """``run_games`` for an 8x8 variant: each game's options come from
+    ``chess_game_options(special, ...)`` (drawn first from the game's rng),
+    then ``setup(opts, rng)`` returns its ``Setup``."""
+
+    def setup_game(g, rng):
+        return setup(chess_game_options(special, g, n_games, n_long, rng), rng)
+
+    return run_games(base_seed, n_games, setup_game, events, terminations)

@@ -16,11 +16,11 @@ Flow:
   leaves their own king attacked.
 """
 
-from collections import Counter
 from fractions import Fraction
 
 import chess
 
+from .base import RefGame
 from .san8 import san_body
 
 COLOR_NAMES = {chess.WHITE: "white", chess.BLACK: "black"}
@@ -52,21 +52,19 @@ def moves_for_throw(d, n):
     return "lose"  # the sixth 6 in a row (n >= 6)
 
 
-class RmncRef:
+class RmncRef(RefGame):
+    FIRST = 0  # _end takes the winning player, not a colour
+
     def __init__(self, fen=chess.STARTING_FEN, max_plies=1000):
         self.board = chess.Board(fen)
         self.max_plies = max_plies
         self.plies = 0
         self.records = [[], []]
         self.color_of = None  # [colour of player 0, colour of player 1]
-        self.repetitions = Counter()
-        self.events = Counter()
-        self._termination = None
-        self._returns = [0, 0]
+        super().__init__()
         self._phase = "choose0"  # choose0, choose1, throw, decision, terminal
         self._first_turns_left = 2
         self._moves_left = 0
-        self._moves = {}
         self._record_key()
 
     # ------------------------------------------------------------ queries
@@ -103,12 +101,6 @@ class RmncRef:
     def throw_records(self):
         return [list(r) for r in self.records]
 
-    def termination(self):
-        return self._termination
-
-    def returns(self):
-        return list(self._returns)
-
     def fen(self):
         return self.board.fen()
 
@@ -121,18 +113,13 @@ class RmncRef:
         return set(self._moves)
 
     # ------------------------------------------------------------ internals
-    def _record_key(self):
-        self.repetitions[self.board._transposition_key()] += 1
+    def _key(self):
+        return self.board._transposition_key()
 
     def _end(self, reason, winner_player=None):
-        self._phase = "terminal"
-        self._termination = reason
-        self._moves = {}
+        super()._end(reason, winner_player)
+        self._phase = "terminal"  # node() reads the phase, not _node
         self._moves_left = 0
-        if winner_player is None:
-            self._returns = [0, 0]
-        else:
-            self._returns = [1, -1] if winner_player == 0 else [-1, 1]
 
     def _enemy_king_attacked(self, board):
         """Is the king of the colour *not* to move attacked (a standing check)?"""

@@ -19,12 +19,13 @@ from fractions import Fraction
 
 import chess
 
+from .base import RefGame
 from .san8 import piece_letter
 
-WINNER_TO_RETURNS = {chess.WHITE: [1, -1], chess.BLACK: [-1, 1]}
 
+class VegasRef(RefGame):
+    FIRST = chess.WHITE
 
-class VegasRef:
     def __init__(self, die_a="PNBRKP", die_b="PNBRQ*", fen=chess.STARTING_FEN, max_plies=1000):
         self.die_a = die_a
         self.die_b = die_b
@@ -38,32 +39,19 @@ class VegasRef:
         self.board = chess.Board(fen)
         self.plies = 0  # decisions made (moves and voluntary passes)
         self.gave_check = {chess.WHITE: False, chess.BLACK: False}
-        self.repetitions = Counter()
-        self.events = Counter()
-        self._termination = None
-        self._returns = [0, 0]
+        super().__init__()
         self._dice = None
         self._node = None
-        self._moves = {}  # SAN -> chess.Move at a decision node
         self._can_pass = False
         self._record_key()
         self._start_turn()
 
     # ------------------------------------------------------------ queries
-    def node(self):
-        return self._node
-
     def current_player(self):
         return 0 if self.board.turn == chess.WHITE else 1
 
     def dice(self):
         return self._dice
-
-    def termination(self):
-        return self._termination
-
-    def returns(self):
-        return list(self._returns)
 
     def fen(self):
         return self.board.fen()
@@ -83,14 +71,8 @@ class VegasRef:
     def _key(self):
         return self.board._transposition_key()
 
-    def _record_key(self):
-        self.repetitions[self._key()] += 1
-
     def _end(self, reason, winner=None):
-        self._node = "terminal"
-        self._termination = reason
-        self._returns = WINNER_TO_RETURNS[winner] if winner is not None else [0, 0]
-        self._moves = {}
+        super()._end(reason, winner)
         self._can_pass = False
 
     def _decision(self, moves, can_pass):
