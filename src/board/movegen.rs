@@ -5,7 +5,7 @@
 //! [`MoveList`] or just counts moves (bulk counting for perft).
 
 use super::attacks::*;
-use super::moves::{MoveKind, MoveList};
+use super::moves::{MoveKind, MoveList, KING_DELTAS, KNIGHT_DELTAS};
 use super::position::*;
 use super::types::*;
 
@@ -23,6 +23,13 @@ pub trait MoveSink {
         self.add(from, to, MoveKind::Normal);
         self.add(from, two, MoveKind::DoublePush);
     }
+    /// A knight's or king's normal moves to `to`, all among `from + deltas`
+    /// (ascending). Sinks that store moves write these branch-free.
+    #[inline(always)]
+    fn add_leaper(&mut self, from: Square, to: Bitboard, deltas: &[i8; 8]) {
+        let _ = deltas;
+        self.add(from, to, MoveKind::Normal);
+    }
     /// True once the sink needs no more moves (generation may stop early).
     #[inline(always)]
     fn done(&self) -> bool {
@@ -38,6 +45,10 @@ impl MoveSink for MoveList {
     #[inline(always)]
     fn add_pawn(&mut self, from: Square, fwd: u32, to: Bitboard, two: Bitboard) {
         self.push_pawn(from, fwd, to, two);
+    }
+    #[inline(always)]
+    fn add_leaper(&mut self, from: Square, to: Bitboard, deltas: &[i8; 8]) {
+        self.push_leaper(from, to, deltas);
     }
 }
 
@@ -186,7 +197,7 @@ impl Position {
 
         if roles.contains(Role::Knight) {
             for from in self.pieces(us, Role::Knight) & !pinned {
-                sink.add(from, knight_attacks(from) & target, MoveKind::Normal);
+                sink.add_leaper(from, knight_attacks(from) & target, &KNIGHT_DELTAS);
             }
         }
         if sink.done() {
@@ -262,7 +273,7 @@ impl Position {
                 to = to.without(t);
             }
         }
-        sink.add(king, to, MoveKind::Normal);
+        sink.add_leaper(king, to, &KING_DELTAS);
     }
 
     fn gen_castling<S: MoveSink>(&self, king: Square, sink: &mut S) {

@@ -195,6 +195,11 @@ impl MoveList {
     pub(crate) fn push_targets(&mut self, from: Square, to: Bitboard, kind: MoveKind) {
         self.len = write_targets(&mut self.moves, self.len, from, to, kind).unwrap_or_else(|n| n);
     }
+    /// A knight's or king's normal moves (see [`write_leaper`]).
+    #[inline(always)]
+    pub(crate) fn push_leaper(&mut self, from: Square, to: Bitboard, deltas: &[i8; 8]) {
+        self.len = write_leaper(&mut self.moves, self.len, from, to, deltas).unwrap_or_else(|n| n);
+    }
     /// A pawn's non-promoting moves (see [`write_pawn`]).
     #[inline(always)]
     pub(crate) fn push_pawn(&mut self, from: Square, fwd: u32, to: Bitboard, two: Bitboard) {
@@ -274,6 +279,38 @@ pub(crate) fn write_pawn(
     }
     dst[i & 3] = Move(base | (double as u16) << 6 | K_DOUBLE << 12);
     i += (two.0 >> double & 1) as usize;
+    Ok(len + i)
+}
+
+/// Square offsets of a knight's moves, ascending.
+pub(crate) const KNIGHT_DELTAS: [i8; 8] = [-17, -15, -10, -6, 6, 10, 15, 17];
+/// Square offsets of a king's steps, ascending.
+pub(crate) const KING_DELTAS: [i8; 8] = [-9, -8, -7, -1, 1, 7, 8, 9];
+
+/// Writes a leaper's normal moves `from` -> each square of `to` (all among
+/// `from + deltas`, which are ascending) into `buf` at `len` without a
+/// loop over `to`, like [`write_pawn`]: each candidate is written and the
+/// length advanced by membership. Candidates off the board wrap (mod 64)
+/// to squares more than 31 away, which are never in `to`; so the result
+/// and order are those of [`write_targets`].
+#[inline(always)]
+pub(crate) fn write_leaper(
+    buf: &mut [Move],
+    len: usize,
+    from: Square,
+    to: Bitboard,
+    deltas: &[i8; 8],
+) -> Result<usize, usize> {
+    let Some(dst) = buf.get_mut(len..len + 8) else {
+        return write_targets(buf, len, from, to, MoveKind::Normal);
+    };
+    let base = from as u16;
+    let mut i = 0;
+    for &d in deltas {
+        let c = (from as u32).wrapping_add(d as u32) & 63;
+        dst[i & 7] = Move(base | (c as u16) << 6);
+        i += (to.0 >> c & 1) as usize;
+    }
     Ok(len + i)
 }
 
