@@ -226,13 +226,22 @@ pub(crate) fn write_targets(
     let base = Move::new(from, 0, kind).0;
     if let Some(dst) = buf.get_mut(len..len + 64) {
         // Room for any 64 targets: one bounds check for the whole call
-        // (`i & 63` needs none; `i` only reaches 64 after the last square).
+        // (`i & 63` needs none). Blocks of four slots, each written
+        // unconditionally with `i` advanced only while targets remain: most
+        // pieces have at most four moves, so the loop exit (which would
+        // mispredict after a varying count) is mostly the first test.
         let mut i = 0;
-        for t in to {
-            dst[i & 63] = Move(base | (t as u16) << 6);
-            i += 1;
+        let mut x = to.0;
+        loop {
+            for _ in 0..4 {
+                dst[i & 63] = Move(base | (x.trailing_zeros() as u16) << 6);
+                i += (x != 0) as usize;
+                x &= x.wrapping_sub(1);
+            }
+            if x == 0 {
+                return Ok(len + i);
+            }
         }
-        return Ok(len + i);
     }
     let mut len = len;
     for t in to {
