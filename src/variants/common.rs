@@ -328,7 +328,7 @@ mod tests {
             x ^= x << 17;
             // Few distinct keys (many repeats); the top bits pick the filter
             // bit, so keys differing only low share one.
-            let key = (x % 5) << 60 | (x >> 20) % 3;
+            let key = ((x % 5) << 60) | ((x >> 20) % 3);
             let irreversible = x % 23 == 0;
             if irreversible {
                 naive.clear();
