@@ -5,7 +5,7 @@
 //! [`MoveList`] or just counts moves (bulk counting for perft).
 
 use super::attacks::*;
-use super::moves::{MoveKind, MoveList};
+use super::moves::{MoveKind, MoveList, KING_DELTAS, KNIGHT_DELTAS};
 use super::position::*;
 use super::types::*;
 
@@ -13,6 +13,23 @@ use super::types::*;
 pub trait MoveSink {
     /// Moves of one kind from one square to several targets.
     fn add(&mut self, from: Square, to: Bitboard, kind: MoveKind);
+    /// A pawn's non-promoting moves: normal moves to `to` (among the three
+    /// squares ahead; `fwd` is 8 for White, 56 for Black), then the double
+    /// push `two` (at most one square). Sinks that store moves write these
+    /// branch-free.
+    #[inline(always)]
+    fn add_pawn(&mut self, from: Square, fwd: u32, to: Bitboard, two: Bitboard) {
+        let _ = fwd;
+        self.add(from, to, MoveKind::Normal);
+        self.add(from, two, MoveKind::DoublePush);
+    }
+    /// A knight's or king's normal moves to `to`, all among `from + deltas`
+    /// (ascending). Sinks that store moves write these branch-free.
+    #[inline(always)]
+    fn add_leaper(&mut self, from: Square, to: Bitboard, deltas: &[i8; 8]) {
+        let _ = deltas;
+        self.add(from, to, MoveKind::Normal);
+    }
     /// True once the sink needs no more moves (generation may stop early).
     #[inline(always)]
     fn done(&self) -> bool {
@@ -24,6 +41,14 @@ impl MoveSink for MoveList {
     #[inline(always)]
     fn add(&mut self, from: Square, to: Bitboard, kind: MoveKind) {
         self.push_targets(from, to, kind);
+    }
+    #[inline(always)]
+    fn add_pawn(&mut self, from: Square, fwd: u32, to: Bitboard, two: Bitboard) {
+        self.push_pawn(from, fwd, to, two);
+    }
+    #[inline(always)]
+    fn add_leaper(&mut self, from: Square, to: Bitboard, deltas: &[i8; 8]) {
+        self.push_leaper(from, to, deltas);
     }
 }
 
@@ -172,7 +197,7 @@ impl Position {
 
         if roles.contains(Role::Knight) {
             for from in self.pieces(us, Role::Knight) & !pinned {
-                sink.add(from, knight_attacks(from) & target, MoveKind::Normal);
+                sink.add_leaper(from, knight_attacks(from) & target, &KNIGHT_DELTAS);
             }
         }
         if sink.done() {
@@ -248,7 +273,7 @@ impl Position {
                 to = to.without(t);
             }
         }
-        sink.add(king, to, MoveKind::Normal);
+        sink.add_leaper(king, to, &KING_DELTAS);
     }
 
     fn gen_castling<S: MoveSink>(&self, king: Square, sink: &mut S) {
@@ -342,6 +367,7 @@ impl Position {
         );
         let rot = 8 + (48 & !white) as u32;
         let empty = self.mask & !self.occupied();
+        let last = Bitboard::rank(self.geometry.last_rank(us));
         let singles = forward(pawns) & empty;
         let doubles = forward(singles) & empty & double_rank;
         for from in pawns {
@@ -350,8 +376,14 @@ impl Position {
             let one = Bitboard(b.rotate_left(rot)) & singles;
             let two = Bitboard(b.rotate_left(2 * rot % 64)) & doubles;
             let caps = pawn_attacks(us, from) & theirs;
-            self.add_pawn_targets(from, (one | caps) & target & pin, sink);
-            sink.add(from, two & target & pin, MoveKind::DoublePush);
+            let to = (one | caps) & target & pin;
+            let two = two & target & pin;
+            if (to & last).any() {
+                self.add_pawn_targets(from, to, sink);
+                sink.add(from, two, MoveKind::DoublePush);
+            } else {
+                sink.add_pawn(from, rot, to, two);
+            }
         }
         if let Some(ep) = self.ep_square() {
             // The captured pawn may be the checker even if `ep` is not in `target`.

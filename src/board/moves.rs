@@ -195,6 +195,16 @@ impl MoveList {
     pub(crate) fn push_targets(&mut self, from: Square, to: Bitboard, kind: MoveKind) {
         self.len = write_targets(&mut self.moves, self.len, from, to, kind).unwrap_or_else(|n| n);
     }
+    /// A knight's or king's normal moves (see [`write_leaper`]).
+    #[inline(always)]
+    pub(crate) fn push_leaper(&mut self, from: Square, to: Bitboard, deltas: &[i8; 8]) {
+        self.len = write_leaper(&mut self.moves, self.len, from, to, deltas).unwrap_or_else(|n| n);
+    }
+    /// A pawn's non-promoting moves (see [`write_pawn`]).
+    #[inline(always)]
+    pub(crate) fn push_pawn(&mut self, from: Square, fwd: u32, to: Bitboard, two: Bitboard) {
+        self.len = write_pawn(&mut self.moves, self.len, from, fwd, to, two).unwrap_or_else(|n| n);
+    }
     /// Whether `m` is in the list.
     pub fn contains(&self, m: Move) -> bool {
         self.as_slice().contains(&m)
@@ -216,13 +226,22 @@ pub(crate) fn write_targets(
     let base = Move::new(from, 0, kind).0;
     if let Some(dst) = buf.get_mut(len..len + 64) {
         // Room for any 64 targets: one bounds check for the whole call
-        // (`i & 63` needs none; `i` only reaches 64 after the last square).
+        // (`i & 63` needs none). Blocks of four slots, each written
+        // unconditionally with `i` advanced only while targets remain: most
+        // pieces have at most four moves, so the loop exit (which would
+        // mispredict after a varying count) is mostly the first test.
         let mut i = 0;
-        for t in to {
-            dst[i & 63] = Move(base | (t as u16) << 6);
-            i += 1;
+        let mut x = to.0;
+        loop {
+            for _ in 0..4 {
+                dst[i & 63] = Move(base | (x.trailing_zeros() as u16) << 6);
+                i += (x != 0) as usize;
+                x &= x.wrapping_sub(1);
+            }
+            if x == 0 {
+                return Ok(len + i);
+            }
         }
-        return Ok(len + i);
     }
     let mut len = len;
     for t in to {
@@ -233,6 +252,75 @@ pub(crate) fn write_targets(
         len += 1;
     }
     Ok(len)
+}
+
+/// Writes a pawn's non-promoting moves into `buf` at `len` without a loop:
+/// `to` (normal moves, all among the three squares ahead: `fwd` is 8 for
+/// White's pawns, 56 for Black's, i.e. -8 mod 64) in ascending square order,
+/// then `two` (the double push, at most one square). Each candidate is
+/// written unconditionally and the length advanced by whether it is a
+/// target: pawns have 0-2 moves, and a loop over so few mispredicts its
+/// exit. Same results and order as `write_targets` twice.
+#[inline(always)]
+pub(crate) fn write_pawn(
+    buf: &mut [Move],
+    len: usize,
+    from: Square,
+    fwd: u32,
+    to: Bitboard,
+    two: Bitboard,
+) -> Result<usize, usize> {
+    let f = from as u32;
+    let ahead = (f + fwd) & 63;
+    let double = (f + 2 * fwd) & 63;
+    debug_assert!(to.0 & !(0b111u64.rotate_left(ahead.wrapping_sub(1) & 63)) == 0);
+    debug_assert!(two.0 & !(1u64 << double) == 0);
+    let Some(dst) = buf.get_mut(len..len + 4) else {
+        let len = write_targets(buf, len, from, to, MoveKind::Normal)?;
+        return write_targets(buf, len, from, two, MoveKind::DoublePush);
+    };
+    let base = from as u16;
+    let mut i = 0;
+    // Off-board neighbours wrap to squares that are never in `to`.
+    for c in [ahead.wrapping_sub(1) & 63, ahead, (ahead + 1) & 63] {
+        dst[i & 3] = Move(base | (c as u16) << 6);
+        i += (to.0 >> c & 1) as usize;
+    }
+    dst[i & 3] = Move(base | (double as u16) << 6 | K_DOUBLE << 12);
+    i += (two.0 >> double & 1) as usize;
+    Ok(len + i)
+}
+
+/// Square offsets of a knight's moves, ascending.
+pub(crate) const KNIGHT_DELTAS: [i8; 8] = [-17, -15, -10, -6, 6, 10, 15, 17];
+/// Square offsets of a king's steps, ascending.
+pub(crate) const KING_DELTAS: [i8; 8] = [-9, -8, -7, -1, 1, 7, 8, 9];
+
+/// Writes a leaper's normal moves `from` -> each square of `to` (all among
+/// `from + deltas`, which are ascending) into `buf` at `len` without a
+/// loop over `to`, like [`write_pawn`]: each candidate is written and the
+/// length advanced by membership. Candidates off the board wrap (mod 64)
+/// to squares more than 31 away, which are never in `to`; so the result
+/// and order are those of [`write_targets`].
+#[inline(always)]
+pub(crate) fn write_leaper(
+    buf: &mut [Move],
+    len: usize,
+    from: Square,
+    to: Bitboard,
+    deltas: &[i8; 8],
+) -> Result<usize, usize> {
+    let Some(dst) = buf.get_mut(len..len + 8) else {
+        return write_targets(buf, len, from, to, MoveKind::Normal);
+    };
+    let base = from as u16;
+    let mut i = 0;
+    for &d in deltas {
+        let c = (from as u32).wrapping_add(d as u32) & 63;
+        dst[i & 7] = Move(base | (c as u16) << 6);
+        i += (to.0 >> c & 1) as usize;
+    }
+    Ok(len + i)
 }
 
 impl std::ops::Deref for MoveList {

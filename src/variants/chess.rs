@@ -1,7 +1,7 @@
 //! Orthodox chess (RULES §1): the zero-luck control and the perft reference.
 
 use super::*;
-use crate::board::moves::write_targets;
+use crate::board::moves::{write_leaper, write_pawn, write_targets};
 use crate::board::{Bitboard, Geometry, MoveKind, MoveSink, RoleSet, Square};
 use crate::notation::fen::{parse_fen, write_fen, FenRules};
 use crate::notation::san;
@@ -66,6 +66,16 @@ impl MoveSink for LegalCache {
     #[inline(always)]
     fn add(&mut self, from: Square, to: Bitboard, kind: MoveKind) {
         let r = write_targets(&mut self.moves, self.len, from, to, kind);
+        self.take(r);
+    }
+    #[inline(always)]
+    fn add_leaper(&mut self, from: Square, to: Bitboard, deltas: &[i8; 8]) {
+        let r = write_leaper(&mut self.moves, self.len, from, to, deltas);
+        self.take(r);
+    }
+    #[inline(always)]
+    fn add_pawn(&mut self, from: Square, fwd: u32, to: Bitboard, two: Bitboard) {
+        let r = write_pawn(&mut self.moves, self.len, from, fwd, to, two);
         self.take(r);
     }
 }
