@@ -202,3 +202,48 @@ fn opponents_play_as_single_games_with_the_episode_generator() {
         }
     }
 }
+
+/// Each mask row must list exactly the legal actions of its game.
+fn assert_masks_exact(v: &VecEnv, b: &Bufs) {
+    let na = v.num_actions();
+    for i in 0..v.num_envs() {
+        let g = v.game(i).unwrap();
+        let (cp, legal) = with_game!(g, x => (api::current_player(x), api::legal_actions(x)));
+        let mut want = vec![false; na];
+        if cp >= 0 {
+            for a in legal {
+                want[a as usize] = true;
+            }
+        }
+        assert_eq!(&b.mask[i * na..(i + 1) * na], &want[..], "env {i}");
+    }
+}
+
+#[test]
+fn masks_are_exact_when_cleared_sparsely_or_rewritten() {
+    for variant in VARIANTS {
+        let proto = AnyGame::new(variant, &opts(20)).unwrap();
+        let mut v = VecEnv::new(proto, 5, 2, None, Some(1)).unwrap();
+        let mut b = Bufs::new(&v);
+        v.reset(None, b.b()).unwrap();
+        for step in 0..40 {
+            let a = choose(&v, &b, step);
+            if step % 10 == 3 {
+                // Garbage written by the caller, then declared.
+                b.mask.iter_mut().step_by(3).for_each(|x| *x = true);
+                v.invalidate_outputs();
+            }
+            if step % 10 == 7 {
+                // Other (dirty) buffers: detected without being told.
+                let mut other = Bufs::new(&v);
+                other.mask.fill(true);
+                v.step(&a, other.b()).unwrap();
+                assert_masks_exact(&v, &other);
+                b = other;
+                continue;
+            }
+            v.step(&a, b.b()).unwrap();
+            assert_masks_exact(&v, &b);
+        }
+    }
+}
