@@ -279,30 +279,3 @@ def test_memory_stays_flat_over_10_million_steps() -> None:
         np.argmax(mask, axis=1, out=first)
     grown = rss() - start
     assert grown < 10 * 2**20, f"resident memory grew by {grown / 2**20:.1f} MB"
-
-
-def test_mask_is_read_only_and_rewritten_if_made_writeable() -> None:
-    env = dc.VecEnv("chess", 4, seed=6, max_plies=30)
-    _, mask, *_ = env.reset()
-    with pytest.raises(ValueError, match="read-only"):
-        mask[0, 0] = True
-    rng = np.random.default_rng(2)
-    for step in range(40):
-        if step % 5 == 2:
-            mask.setflags(write=True)
-            mask[:, ::7] = True
-            mask[:, 1::7] = False
-        outs = env.step(pick(mask, rng) if step % 5 != 2 else pick(_legal_masks(env), rng))
-        assert not outs[1].flags.writeable
-        for i in range(4):
-            check_env_against_state(env, outs, i, "chess", None, max_plies=30)
-
-
-def _legal_masks(env: dc.VecEnv) -> np.ndarray:
-    """Every env's legal-action mask, recomputed from its history."""
-    rows = []
-    for i in range(len(env)):
-        s = replay("chess", env.history(i), max_plies=30)
-        terminal = s.is_terminal()
-        rows.append(np.zeros(env.num_actions, bool) if terminal else s.legal_actions_mask())
-    return np.array(rows)

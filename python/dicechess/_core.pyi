@@ -146,9 +146,7 @@ class VecEnv:
     """``num_envs`` games of one variant stepped together in Rust (GIL released).
 
     Outputs ``(obs, mask, rewards, terminated, truncated, current_player)`` are
-    preallocated arrays rewritten in place by every call (the mask is read-only:
-    a step clears only the entries it set; made writeable again, it is rewritten
-    in full on the next call): obs
+    preallocated arrays rewritten in place by every call: obs
     ``(num_envs, planes, ranks, files)`` float32, mask ``(num_envs, num_actions)``
     bool, rewards ``(num_envs, 2)`` (self-play, ``opponent=None``) or
     ``(num_envs,)`` (player 0's, with an opponent) float32, the flags

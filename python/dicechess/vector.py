@@ -17,9 +17,8 @@ episode with reward 0. Episode ``k`` of env ``i`` draws its randomness from
 results do not depend on the thread count.
 
 ``infos["action_mask"]`` is the ``(num_envs, num_actions)`` bool mask of legal
-actions (read-only: a step clears only the entries it set last time). The
-returned arrays are rewritten in place by every call: copy them if you keep
-them.
+actions. The returned arrays are rewritten in place by every call: copy them
+if you keep them.
 """
 
 from __future__ import annotations

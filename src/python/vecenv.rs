@@ -7,7 +7,6 @@ use numpy::{
     PyUntypedArrayMethods,
 };
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
-use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -44,41 +43,22 @@ impl PyVecEnv {
         F: FnOnce(&mut VecEnv, &[i64], Buffers<'_>) -> Result<(), crate::variants::GameError>
             + Send,
     {
-        // The mask is handed out read-only because `step` clears only the
-        // entries it set last time. If the caller made it writeable again
-        // (and so may have written into it), rewrite it in full this time.
-        let mask_arr = self.mask.bind(py).clone();
-        let writeable = mask_arr
-            .getattr(intern!(py, "flags"))?
-            .getattr(intern!(py, "writeable"))?
-            .is_truthy()?;
-        if writeable {
-            self.inner.invalidate_outputs();
-        } else {
-            mask_arr.call_method1(intern!(py, "setflags"), (true,))?;
-        }
-        let result = {
-            let mut obs = self.obs.bind(py).try_readwrite()?;
-            let mut mask = mask_arr.try_readwrite()?;
-            let mut rewards = self.rewards.bind(py).try_readwrite()?;
-            let mut terminated = self.terminated.bind(py).try_readwrite()?;
-            let mut truncated = self.truncated.bind(py).try_readwrite()?;
-            let mut player = self.player.bind(py).try_readwrite()?;
-            let b = Buffers {
-                obs: obs.as_slice_mut()?,
-                mask: mask.as_slice_mut()?,
-                rewards: rewards.as_slice_mut()?,
-                terminated: terminated.as_slice_mut()?,
-                truncated: truncated.as_slice_mut()?,
-                player: player.as_slice_mut()?,
-            };
-            let (inner, actions) = (&mut self.inner, &self.actions);
-            py.detach(move || f(inner, actions, b))
+        let mut obs = self.obs.bind(py).try_readwrite()?;
+        let mut mask = self.mask.bind(py).try_readwrite()?;
+        let mut rewards = self.rewards.bind(py).try_readwrite()?;
+        let mut terminated = self.terminated.bind(py).try_readwrite()?;
+        let mut truncated = self.truncated.bind(py).try_readwrite()?;
+        let mut player = self.player.bind(py).try_readwrite()?;
+        let b = Buffers {
+            obs: obs.as_slice_mut()?,
+            mask: mask.as_slice_mut()?,
+            rewards: rewards.as_slice_mut()?,
+            terminated: terminated.as_slice_mut()?,
+            truncated: truncated.as_slice_mut()?,
+            player: player.as_slice_mut()?,
         };
-        // (An early return above leaves it writeable: the next call then
-        // rewrites it in full, which is safe.)
-        mask_arr.call_method1(intern!(py, "setflags"), (false,))?;
-        result.map_err(value_error)
+        let (inner, actions) = (&mut self.inner, &self.actions);
+        py.detach(move || f(inner, actions, b)).map_err(value_error)
     }
 
     fn outputs<'py>(&self, py: Python<'py>) -> StepOut<'py> {
@@ -200,8 +180,7 @@ impl PyVecEnv {
     }
 
     /// Starts episode 0 of every env; returns the output arrays
-    /// `(obs, mask, rewards, terminated, truncated, current_player)` (the
-    /// mask read-only: copy it to modify it).
+    /// `(obs, mask, rewards, terminated, truncated, current_player)`.
     #[pyo3(signature = (seed = None))]
     fn reset<'py>(&mut self, py: Python<'py>, seed: Option<u64>) -> PyResult<StepOut<'py>> {
         self.run(py, move |v, _, b| v.reset(seed, b))?;

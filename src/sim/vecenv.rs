@@ -92,10 +92,6 @@ pub struct VecEnv {
     obs_len: usize,
     num_actions: usize,
     obs_shape: [usize; 3],
-    /// Addresses of the obs and mask buffers the last call filled, while
-    /// they may be assumed to hold what it wrote (see
-    /// [`VecEnv::invalidate_outputs`]).
-    written: Option<(usize, usize)>,
 }
 
 impl VecEnv {
@@ -156,7 +152,6 @@ impl VecEnv {
             obs_len: obs_shape.iter().product(),
             num_actions,
             obs_shape,
-            written: None,
         })
     }
 
@@ -222,19 +217,6 @@ impl VecEnv {
         }
     }
 
-    /// Makes the next call rewrite the masks in full. `step` clears only
-    /// the mask entries the previous call set when it gets the same buffers
-    /// again (a chess mask row is 4,672 flags, ~30 set; a full clear of
-    /// every row is most of the memory traffic of a step): call this after
-    /// writing into the buffers yourself.
-    pub fn invalidate_outputs(&mut self) {
-        self.written = None;
-    }
-
-    fn buffer_key(b: &Buffers<'_>) -> (usize, usize) {
-        (b.obs.as_ptr() as usize, b.mask.as_ptr() as usize)
-    }
-
     fn for_each_env<F>(&mut self, b: Buffers<'_>, moves: &[Option<Move>], f: F)
     where
         F: Fn(usize, &mut Env, Option<Move>, Out<'_>) + Sync + Send,
@@ -291,20 +273,15 @@ impl VecEnv {
         }
         let none = vec![None; self.envs.len()];
         let (proto, seed) = (self.proto.clone(), self.seed);
-        let key = Self::buffer_key(&b);
         self.for_each_env(b, &none, |i, env, _, out| {
-            step_env(&proto, seed, i, env, None, false, out)
+            step_env(&proto, seed, i, env, None, out)
         });
-        self.written = Some(key);
         Ok(())
     }
 
     /// Applies `actions[i]` in every env (ignored for envs that ended on the
     /// previous step: those start a new episode). All actions are checked
-    /// before any is applied; on error nothing changed. Given the buffers
-    /// of the previous call again, the masks are updated in place (only last
-    /// call's entries cleared): if you wrote into them, call
-    /// [`VecEnv::invalidate_outputs`] first.
+    /// before any is applied; on error nothing changed.
     pub fn step(&mut self, actions: &[i64], b: Buffers<'_>) -> Result<(), GameError> {
         self.check_buffers(&b)?;
         let n = self.envs.len();
@@ -339,12 +316,9 @@ impl VecEnv {
             .map(check)
             .collect::<Result<_, _>>()?;
         let (proto, seed) = (self.proto.clone(), self.seed);
-        let key = Self::buffer_key(&b);
-        let sparse = self.written == Some(key);
         self.for_each_env(b, &moves, |i, env, mv, out| {
-            step_env(&proto, seed, i, env, mv, sparse, out)
+            step_env(&proto, seed, i, env, mv, out)
         });
-        self.written = Some(key);
         Ok(())
     }
 }
@@ -379,15 +353,7 @@ fn advance<G: Evaluate>(
     }
 }
 
-fn step_env(
-    proto: &AnyGame,
-    seed: u64,
-    i: usize,
-    env: &mut Env,
-    mv: Option<Move>,
-    sparse: bool,
-    out: Out<'_>,
-) {
+fn step_env(proto: &AnyGame, seed: u64, i: usize, env: &mut Env, mv: Option<Move>, out: Out<'_>) {
     let fresh = env.needs_reset;
     if fresh {
         env.episode = env.episode.wrapping_add(1);
@@ -411,36 +377,23 @@ fn step_env(
             g.play(m);
         }
         advance(g, rng, agent.as_mut(), history);
-        write_out(g, opp, sparse, legal, out)
+        write_out(g, opp, legal, out)
     });
     env.needs_reset = ended;
 }
 
 /// Writes one env's outputs; returns whether the game is over.
-/// `sparse`: the mask row still holds exactly the ids in `legal` (written
-/// by the previous call), so only those are cleared.
-fn write_out<G: Game>(
-    g: &G,
-    opp: bool,
-    sparse: bool,
-    legal: &mut Vec<(u32, Move)>,
-    out: Out<'_>,
-) -> bool {
+fn write_out<G: Game>(g: &G, opp: bool, legal: &mut Vec<(u32, Move)>, out: Out<'_>) -> bool {
     let node = g.node();
     let view = match (opp, node) {
         (false, Node::Decision(p)) => p,
         _ => 0,
     };
     api::write_observation(g, view, out.obs);
-    if sparse {
-        for &(a, _) in legal.iter() {
-            if let Some(x) = out.mask.get_mut(a as usize) {
-                *x = false;
-            }
-        }
-    } else {
-        out.mask.fill(false);
-    }
+    // A full clear (`rep stosb`, no read of the old lines) measured faster
+    // than clearing only last step's entries plus a check that the caller
+    // wrote nothing else into the row.
+    out.mask.fill(false);
     let mut ml = MoveList::new();
     g.legal_moves(&mut ml);
     let (layout, turn) = (g.layout(), g.position().turn());
