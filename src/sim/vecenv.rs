@@ -50,12 +50,9 @@ struct Env {
     episode: u64,
     history: Vec<Action>,
     needs_reset: bool,
-    /// The built-in opponent (None in self-play).
-    agent: Option<Agent>,
-    /// The caller's legal decisions as written into the mask by the last
-    /// call, with their action ids: `step` validates against these instead
-    /// of generating the moves a second time.
-    legal: Vec<(u32, Move)>,
+    /// The built-in opponent (None in self-play); boxed so that `Env`, walked
+    /// by every step, stays small.
+    agent: Option<Box<Agent>>,
 }
 
 /// Output buffers of one step, flat, env-major.
@@ -138,8 +135,7 @@ impl VecEnv {
                 episode: u64::MAX,
                 history: Vec::new(),
                 needs_reset: true,
-                agent: opponent.clone().map(Agent::new),
-                legal: Vec::new(),
+                agent: opponent.clone().map(|s| Box::new(Agent::new(s))),
             })
             .collect();
         Ok(VecEnv {
@@ -296,25 +292,43 @@ impl VecEnv {
                 return Ok(None);
             }
             let a = actions[i];
-            let found = u32::try_from(a)
-                .ok()
-                .and_then(|a| env.legal.iter().find(|x| x.0 == a).map(|x| x.1));
-            found.map(Some).ok_or_else(|| {
-                GameError::new(format!(
-                    "env {i}: action {a} is not legal; there are {} legal actions \
-                     (ids below {}; see the mask)",
-                    env.legal.len(),
-                    self.num_actions
-                ))
+            with_game!(&env.game, g => {
+                let mut ml = MoveList::new();
+                g.legal_moves(&mut ml);
+                let (layout, turn) = (g.layout(), g.position().turn());
+                let found = u32::try_from(a)
+                    .ok()
+                    .and_then(|a| ml.iter().copied().find(|&m| layout.encode(m, turn) == a));
+                found.map(Some).ok_or_else(|| {
+                    GameError::new(format!(
+                        "env {i}: action {a} is not legal; there are {} legal actions \
+                         (ids below {}; see the mask)",
+                        ml.len(),
+                        self.num_actions
+                    ))
+                })
             })
         };
-        // Cheap (a scan of the cached legal ids), so not worth a thread.
-        let moves: Vec<Option<Move>> = self
-            .envs
-            .iter()
-            .enumerate()
-            .map(check)
-            .collect::<Result<_, _>>()?;
+        let moves: Vec<Option<Move>> = if self.serial || n < 64 {
+            self.envs
+                .iter()
+                .enumerate()
+                .map(check)
+                .collect::<Result<_, _>>()?
+        } else {
+            let run = || {
+                self.envs
+                    .par_iter()
+                    .enumerate()
+                    .with_min_len(8)
+                    .map(check)
+                    .collect::<Result<Vec<_>, _>>()
+            };
+            match &self.pool {
+                Some(p) => p.install(run)?,
+                None => run()?,
+            }
+        };
         let (proto, seed) = (self.proto.clone(), self.seed);
         self.for_each_env(b, &moves, |i, env, mv, out| {
             step_env(&proto, seed, i, env, mv, out)
@@ -367,7 +381,6 @@ fn step_env(proto: &AnyGame, seed: u64, i: usize, env: &mut Env, mv: Option<Move
         rng,
         history,
         agent,
-        legal,
         ..
     } = env;
     let opp = agent.is_some();
@@ -376,14 +389,14 @@ fn step_env(proto: &AnyGame, seed: u64, i: usize, env: &mut Env, mv: Option<Move
             history.push(g.layout().encode(m, g.position().turn()));
             g.play(m);
         }
-        advance(g, rng, agent.as_mut(), history);
-        write_out(g, opp, legal, out)
+        advance(g, rng, agent.as_deref_mut(), history);
+        write_out(g, opp, out)
     });
     env.needs_reset = ended;
 }
 
 /// Writes one env's outputs; returns whether the game is over.
-fn write_out<G: Game>(g: &G, opp: bool, legal: &mut Vec<(u32, Move)>, out: Out<'_>) -> bool {
+fn write_out<G: Game>(g: &G, opp: bool, out: Out<'_>) -> bool {
     let node = g.node();
     let view = match (opp, node) {
         (false, Node::Decision(p)) => p,
@@ -397,13 +410,10 @@ fn write_out<G: Game>(g: &G, opp: bool, legal: &mut Vec<(u32, Move)>, out: Out<'
     let mut ml = MoveList::new();
     g.legal_moves(&mut ml);
     let (layout, turn) = (g.layout(), g.position().turn());
-    legal.clear();
     for &m in ml.iter() {
-        let a = layout.encode(m, turn);
-        if let Some(x) = out.mask.get_mut(a as usize) {
+        if let Some(x) = out.mask.get_mut(layout.encode(m, turn) as usize) {
             *x = true;
         }
-        legal.push((a, m));
     }
     *out.player = match node {
         Node::Decision(p) => p as i8,
