@@ -2,8 +2,9 @@
 //! scaling of batched playouts (1 vs 2 threads, side by side); and VecEnv
 //! steps/s with observations and masks.
 //! Run with `make bench` (or `cargo bench --bench playouts`, `--quick`).
-//! `--vecenv-only N` runs N VecEnv steps of 256 chess envs and nothing else
-//! (for profilers such as callgrind).
+//! `--vecenv-only N [--envs E] [--threads T]` runs N VecEnv steps of E
+//! (default 256) chess envs on T threads (default 1, 0 = all) and nothing
+//! else (for profilers such as callgrind).
 
 use dicechess::sim::playouts::random_playouts;
 use dicechess::sim::vecenv::{Buffers, VecEnv};
@@ -74,9 +75,9 @@ fn thread_scaling(games: u64) {
 /// VecEnv of `n` chess envs, one thread, random legal actions picked from
 /// the mask: steps/s of `step` alone (observation and mask writing
 /// included) and of the whole loop with the picking.
-fn vecenv_rate(n: usize, steps: usize) -> (f64, f64) {
+fn vecenv_rate(n: usize, steps: usize, threads: Option<usize>) -> (f64, f64) {
     let proto = AnyGame::new("chess", &Options::new()).expect("chess");
-    let mut env = VecEnv::new(proto, n, 1, None, Some(1)).expect("vecenv");
+    let mut env = VecEnv::new(proto, n, 1, None, threads).expect("vecenv");
     let (ol, na) = (env.obs_len(), env.num_actions());
     let mut obs = vec![0f32; n * ol];
     let mut mask = vec![false; n * na];
@@ -123,8 +124,17 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(i) = args.iter().position(|a| a == "--vecenv-only") {
         let steps = args.get(i + 1).and_then(|s| s.parse().ok()).unwrap_or(20);
-        let (env, all) = vecenv_rate(256, steps);
-        println!("VecEnv chess x256: {env:.0} steps/s in step, {all:.0} with picking");
+        // `--envs N` (default 256) and `--threads T` (default 1; 0 = all).
+        let flag = |name: &str, default: usize| {
+            args.iter()
+                .position(|a| a == name)
+                .and_then(|j| args.get(j + 1))
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(default)
+        };
+        let (n, t) = (flag("--envs", 256), flag("--threads", 1));
+        let (env, all) = vecenv_rate(n, steps, (t > 0).then_some(t));
+        println!("VecEnv chess x{n}, threads {t}: {env:.0} steps/s in step, {all:.0} with picking");
         return;
     }
     let quick = args.iter().any(|a| a == "--quick");
@@ -137,7 +147,7 @@ fn main() {
     }
     thread_scaling(if quick { 200 } else { 4000 });
     let steps = if quick { 20 } else { 200 };
-    let runs: Vec<(f64, f64)> = (0..3).map(|_| vecenv_rate(256, steps)).collect();
+    let runs: Vec<(f64, f64)> = (0..3).map(|_| vecenv_rate(256, steps, Some(1))).collect();
     let env = median(runs.iter().map(|r| r.0).collect());
     let all = median(runs.iter().map(|r| r.1).collect());
     println!();

@@ -55,7 +55,7 @@ def check_env_against_state(
     return s
 
 
-@pytest.mark.parametrize("opponent", [None, "random"])
+@pytest.mark.parametrize("opponent", [None, "random", "greedy"])
 @pytest.mark.parametrize("variant", dc.variants())
 def test_trajectories_equal_state_games(variant: str, opponent: str | None) -> None:
     n = 5
@@ -89,8 +89,10 @@ def test_trajectories_equal_state_games(variant: str, opponent: str | None) -> N
     assert episodes_ended > 0
 
 
-def run(threads: int | None, variant: str = "vegas", steps: int = 60) -> list[np.ndarray]:
-    env = dc.VecEnv(variant, 70, seed=3, threads=threads, max_plies=30)
+def run(
+    threads: int | None, variant: str = "vegas", steps: int = 60, opponent: str | None = None
+) -> list[np.ndarray]:
+    env = dc.VecEnv(variant, 70, seed=3, opponent=opponent, threads=threads, max_plies=30)
     rng = np.random.default_rng(0)
     outs = env.reset()
     got = [o.copy() for o in outs]
@@ -101,10 +103,50 @@ def run(threads: int | None, variant: str = "vegas", steps: int = 60) -> list[np
     return got
 
 
-def test_same_results_for_any_thread_count() -> None:
-    a, b, c = run(1), run(2), run(None)
+@pytest.mark.parametrize("opponent", [None, "greedy", "mcts:sims=4"])
+def test_same_results_for_any_thread_count(opponent: str | None) -> None:
+    steps = 60 if opponent != "mcts:sims=4" else 15
+    a, b, c = (run(t, steps=steps, opponent=opponent) for t in (1, 2, None))
     assert all(np.array_equal(x, y) for x, y in zip(a, b))
     assert all(np.array_equal(x, y) for x, y in zip(a, c))
+
+
+def test_opponent_specs() -> None:
+    assert dc.VecEnv("chess", 2).opponent is None
+    assert dc.VecEnv("chess", 2, opponent="random").opponent == "random"
+    assert dc.VecEnv("chess", 2, opponent="expectimax:depth=2").opponent == "expectimax:depth=2"
+    mcts = dc.VecEnv("vegas", 2, opponent="mcts:sims=5").opponent
+    assert mcts is not None and mcts.startswith("mcts:sims=5,")
+    # Each env's opponent replied once after the caller's first move (chess
+    # has no chance nodes); tests/vecenv.rs checks the replies against a
+    # single game with the episode's generator, for every spec.
+    g = dc.VecEnv("chess", 3, seed=4, opponent="greedy")
+    _, mask, *_ = g.reset()
+    g.step(np.array([np.flatnonzero(m)[0] for m in mask]))
+    assert all(len(g.history(i)) == 2 for i in range(3))
+
+
+@pytest.mark.parametrize(
+    "spec, why",
+    [
+        ("stockfish", 'unknown agent "stockfish"'),
+        ("mcts:sims=-3", "sims must be an integer"),
+        ("expectimax:depth=x", "depth must be an integer"),
+        ("greedy:depth=2", "greedy takes no parameters"),
+        ("", "unknown agent"),
+    ],
+)
+def test_bad_opponent_specs(spec: str, why: str) -> None:
+    for make in (
+        lambda: dc.VecEnv("chess", 2, opponent=spec),
+        lambda: make_vec("chess", 2, opponent=spec),
+    ):
+        with pytest.raises(ValueError, match="valid specs") as e:
+            make()
+        assert why in str(e.value)
+        assert "expectimax:depth=N" in str(e.value)
+    with pytest.raises(TypeError):
+        dc.VecEnv("chess", 2, opponent=3)  # type: ignore[arg-type]
 
 
 def test_seed_changes_games_and_reset_reseeds() -> None:
@@ -146,7 +188,7 @@ def test_bad_counts() -> None:
         dc.VecEnv("chess", 2.5)
     with pytest.raises(TypeError, match="num_envs must be an int"):
         dc.VecEnv("chess", True)
-    with pytest.raises(ValueError, match="unknown opponent"):
+    with pytest.raises(ValueError, match='unknown agent "stockfish"'):
         dc.VecEnv("chess", 2, opponent="stockfish")
     with pytest.raises(ValueError, match="unknown variant"):
         dc.VecEnv("checkers", 2)
@@ -206,6 +248,11 @@ def test_gymnasium_vector_env() -> None:
     assert ended > 0
     with pytest.raises(ValueError, match="needs an opponent"):
         make_vec("chess", 2, opponent=None)
+    greedy = make_vec("vegas", 3, opponent="greedy", seed=1, max_plies=20)
+    obs, info = greedy.reset()
+    for _ in range(10):
+        obs, rew, term, trunc, info = greedy.step(pick(info["action_mask"], rng))
+    assert greedy.env.opponent == "greedy"
 
 
 @pytest.mark.slow

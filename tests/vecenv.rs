@@ -1,7 +1,8 @@
 //! The vectorised environment: reproducible across thread counts, histories
 //! replay to the same games, bad input leaves everything unchanged.
 
-use dicechess::sim::vecenv::{Buffers, Opponent, VecEnv, MAX_ENVS};
+use dicechess::agents::AgentSpec;
+use dicechess::sim::vecenv::{Buffers, VecEnv, MAX_ENVS};
 use dicechess::variants::{api, AnyGame, Options, VARIANTS};
 use dicechess::with_game;
 
@@ -59,7 +60,7 @@ fn choose(v: &VecEnv, b: &Bufs, step: usize) -> Vec<i64> {
         .collect()
 }
 
-fn run(variant: &str, threads: Option<usize>, opp: Option<Opponent>) -> (Vec<f32>, Vec<Vec<u32>>) {
+fn run(variant: &str, threads: Option<usize>, opp: Option<AgentSpec>) -> (Vec<f32>, Vec<Vec<u32>>) {
     let proto = AnyGame::new(variant, &opts(30)).unwrap();
     let mut v = VecEnv::new(proto, 40, 5, opp, threads).unwrap();
     let mut b = Bufs::new(&v);
@@ -79,9 +80,10 @@ fn run(variant: &str, threads: Option<usize>, opp: Option<Opponent>) -> (Vec<f32
 #[test]
 fn same_results_for_any_thread_count() {
     for variant in VARIANTS {
-        for opp in [None, Some(Opponent::Random)] {
-            let a = run(variant, Some(1), opp);
-            assert_eq!(a, run(variant, Some(2), opp), "{variant}");
+        for opp in [None, Some("random"), Some("greedy")] {
+            let opp = opp.map(|s| AgentSpec::parse(s).unwrap());
+            let a = run(variant, Some(1), opp.clone());
+            assert_eq!(a, run(variant, Some(2), opp.clone()), "{variant}");
             assert_eq!(a, run(variant, Some(3), opp), "{variant}");
         }
     }
@@ -91,7 +93,7 @@ fn same_results_for_any_thread_count() {
 fn histories_replay_to_the_same_games() {
     for variant in VARIANTS {
         let proto = AnyGame::new(variant, &opts(30)).unwrap();
-        let mut v = VecEnv::new(proto.clone(), 8, 9, Some(Opponent::Random), Some(2)).unwrap();
+        let mut v = VecEnv::new(proto.clone(), 8, 9, Some(AgentSpec::Random), Some(2)).unwrap();
         let mut b = Bufs::new(&v);
         v.reset(None, b.b()).unwrap();
         for step in 0..40 {
@@ -135,4 +137,68 @@ fn bad_input_changes_nothing() {
     assert!((0..3).all(|i| v.history(i).unwrap().is_empty()));
     v.step(&good, b.b()).unwrap();
     assert!((0..3).all(|i| v.history(i).unwrap().len() == 1));
+}
+
+/// Env `i`'s episode replayed on its own: the chance outcomes and the
+/// opponent's decisions must be exactly those a single game makes with the
+/// episode's generator `game_rng(seed, i * 2^32 + episode)` (for "random":
+/// `random_move`, the draw the built-in random opponent always made).
+fn replay_with_own_opponent(v: &VecEnv, proto: &AnyGame, seed: u64, i: usize, spec: &AgentSpec) {
+    use dicechess::agents::Agent;
+    use dicechess::board::MoveList;
+    use dicechess::sim::{game_rng, random_move, sample_outcome};
+    use dicechess::variants::{Game, Node, Outcomes};
+    let ep = v.episode(i).unwrap();
+    let mut rng = game_rng(seed, ((i as u64) << 32) + ep);
+    let mut agent = Agent::new(spec.clone());
+    let mut g = proto.clone();
+    for &x in v.history(i).unwrap() {
+        with_game!(&mut g, g => {
+            let expected = match g.node() {
+                Node::Chance => Some(sample_outcome(g, &mut rng, &mut Outcomes::new())),
+                Node::Decision(1) => {
+                    let m = if *spec == AgentSpec::Random {
+                        random_move(g, &mut rng, &mut MoveList::new())
+                    } else {
+                        agent.select(g, &mut rng)
+                    };
+                    Some(g.layout().encode(m, g.position().turn()))
+                }
+                _ => None, // the caller's decision
+            };
+            if let Some(e) = expected {
+                assert_eq!(e, x, "env {i} episode {ep}: {}", g.fen());
+            }
+            api::apply_action(g, x).unwrap();
+        });
+    }
+}
+
+#[test]
+fn opponents_play_as_single_games_with_the_episode_generator() {
+    for spec in ["random", "greedy", "expectimax:depth=2", "mcts:sims=8"] {
+        let spec = AgentSpec::parse(spec).unwrap();
+        for variant in VARIANTS {
+            let proto = AnyGame::new(variant, &opts(24)).unwrap();
+            let mut v = VecEnv::new(proto.clone(), 6, 21, Some(spec.clone()), Some(2)).unwrap();
+            assert_eq!(v.opponent(), Some(&spec));
+            let mut b = Bufs::new(&v);
+            v.reset(None, b.b()).unwrap();
+            let mut ended = 0;
+            for step in 0..30 {
+                let a = choose(&v, &b, step);
+                v.step(&a, b.b()).unwrap();
+                ended += b
+                    .terminated
+                    .iter()
+                    .chain(&b.truncated)
+                    .filter(|&&x| x)
+                    .count();
+                for i in 0..6 {
+                    replay_with_own_opponent(&v, &proto, 21, i, &spec);
+                }
+            }
+            assert!(ended > 0, "{variant} {spec}: no episode ended");
+        }
+    }
 }

@@ -149,12 +149,16 @@ class VecEnv:
     preallocated arrays rewritten in place by every call: obs
     ``(num_envs, planes, ranks, files)`` float32, mask ``(num_envs, num_actions)``
     bool, rewards ``(num_envs, 2)`` (self-play, ``opponent=None``) or
-    ``(num_envs,)`` (player 0's, with ``opponent="random"``) float32, the flags
+    ``(num_envs,)`` (player 0's, with an opponent) float32, the flags
     bool, current_player int8 (-4 at terminal states). Chance nodes and the
     opponent are resolved inside; episode ``k`` of env ``i`` uses
     ``game_rng(seed, i * 2**32 + k)``. Autoreset: gymnasium ``NEXT_STEP`` (the
     step after an episode ends ignores that env's action and starts a new
-    episode, reward 0). ``num_envs`` is 1 to 65536.
+    episode, reward 0). ``num_envs`` is 1 to 65536. ``opponent``: None
+    (self-play) or an agent spec (``AGENT_SPECS``: ``"random"``, ``"greedy"``,
+    ``"expectimax:depth=N"``, ``"mcts:sims=N,..."``) playing player 1 inside,
+    one agent per env drawing from the episode's generator; an invalid spec
+    raises ``ValueError`` listing the valid ones.
     """
 
     def __new__(
@@ -177,7 +181,7 @@ class VecEnv:
         """``(planes, ranks, files)`` of one observation."""
     @property
     def opponent(self) -> str | None:
-        """The built-in opponent, or None in self-play."""
+        """The opponent's canonical agent spec, or None in self-play."""
     @property
     def seed(self) -> int:
         """The run seed."""

@@ -1,7 +1,14 @@
 """A ``gymnasium.vector.VectorEnv`` over :class:`dicechess.VecEnv`.
 
-The learner is player 0; the opponent (``"random"``) moves inside Rust, and
-chance nodes are resolved there too. Autoreset follows gymnasium's
+The learner is player 0; the opponent moves inside Rust, and chance nodes are
+resolved there too. The opponent is any agent spec the core parses
+(``dicechess.AGENT_SPECS``): ``"random"``, ``"greedy"``,
+``"expectimax:depth=N"``, ``"mcts:sims=N[,c=X][,rollout=...]"``. Each env owns
+its own agent (search buffers reused between moves), and the agent draws its
+randomness (tie-breaks, MCTS sampling) from the episode's generator, so
+episodes stay reproducible. A searching opponent costs its search on every
+one of its moves: with ``mcts``, a step can take thousands of times longer
+than with ``"random"``. Autoreset follows gymnasium's
 ``AutoresetMode.NEXT_STEP``: the step on which env ``i``'s game ends returns
 its final observation, reward and ``terminated``/``truncated``; the next
 ``step`` ignores ``actions[i]`` and returns the first observation of the new
@@ -26,7 +33,13 @@ from ._core import VecEnv
 
 
 class DiceChessVectorEnv(gym.vector.VectorEnv):
-    """``num_envs`` games of ``variant`` against a built-in opponent."""
+    """``num_envs`` games of ``variant`` against a built-in opponent.
+
+    ``opponent`` is an agent spec (see the module doc); an invalid one raises
+    ``ValueError`` listing the valid specs. ``seed`` seeds every episode's
+    generator; ``threads`` (None: all cores) never changes the results;
+    ``options`` are the variant's options (e.g. ``max_plies``).
+    """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
@@ -41,9 +54,12 @@ class DiceChessVectorEnv(gym.vector.VectorEnv):
     ) -> None:
         if opponent is None:
             raise ValueError(
-                'a gymnasium VectorEnv needs an opponent ("random"); '
+                "a gymnasium VectorEnv needs an opponent (an agent spec such as "
+                '"random", "greedy", "expectimax:depth=2"); '
                 "use dicechess.VecEnv(opponent=None) for self-play"
             )
+        if not isinstance(opponent, str):
+            raise TypeError(f"opponent must be an agent spec string, got {type(opponent).__name__}")
         self.env = VecEnv(
             variant, num_envs, seed=seed, opponent=opponent, threads=threads, **options
         )

@@ -11,7 +11,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::{options_from_kwargs, value_error};
-use crate::sim::vecenv::{Buffers, Opponent, VecEnv, MAX_ENVS};
+use crate::agents::AgentSpec;
+use crate::sim::vecenv::{Buffers, VecEnv, MAX_ENVS};
 use crate::variants::AnyGame;
 
 /// `num_envs` games of one variant stepped together in Rust.
@@ -123,13 +124,14 @@ impl PyVecEnv {
         }
         let n = n as usize;
         let opp = opponent
-            .map(Opponent::parse)
+            .map(AgentSpec::parse)
             .transpose()
-            .map_err(value_error)?;
+            .map_err(|e| PyValueError::new_err(format!("opponent: {e} (or None for self-play)")))?;
         let proto = AnyGame::new(variant, &options_from_kwargs(options)?).map_err(value_error)?;
+        let has_opp = opp.is_some();
         let inner = VecEnv::new(proto, n, seed, opp, threads).map_err(value_error)?;
         let [p, r, f] = inner.obs_shape();
-        let rewards = if opp.is_some() {
+        let rewards = if has_opp {
             PyArrayDyn::zeros(py, vec![n], false)
         } else {
             PyArrayDyn::zeros(py, vec![n, 2], false)
@@ -165,10 +167,10 @@ impl PyVecEnv {
         (p, r, f)
     }
 
-    /// The opponent spec, or None in self-play.
+    /// The opponent's canonical agent spec, or None in self-play.
     #[getter]
-    fn opponent(&self) -> Option<&'static str> {
-        self.inner.opponent().map(|_| "random")
+    fn opponent(&self) -> Option<String> {
+        self.inner.opponent().map(|s| s.to_string())
     }
 
     /// The run seed.

@@ -27,11 +27,15 @@
 //!   `current_player` says whose it is; rewards have two columns (players 0
 //!   and 1); observations are from the point of view of the player to move
 //!   (player 0 at terminal states, as `State.observation_tensor()`).
-//! * With an opponent ([`Opponent::Random`]): the caller is player 0; the
-//!   opponent's decisions are made inside with the episode's generator;
-//!   rewards have one column (player 0's); observations are player 0's.
+//! * With an opponent (any [`AgentSpec`]: `"random"`, `"greedy"`,
+//!   `"expectimax:depth=N"`, `"mcts:sims=N,..."`): the caller is player 0;
+//!   the opponent's decisions are made inside by an [`Agent`] owned by each
+//!   env (its search buffers are reused across moves and episodes), drawing
+//!   its randomness from the episode's generator; rewards have one column
+//!   (player 0's); observations are player 0's.
 
-use super::{game_rng, random_move, sample_outcome, GameRng};
+use super::{game_rng, sample_outcome, GameRng};
+use crate::agents::{Agent, AgentSpec, Evaluate};
 use crate::board::{Move, MoveList};
 use crate::variants::{api, Action, AnyGame, Game, GameError, Node, Outcomes, Termination};
 use crate::with_game;
@@ -40,32 +44,15 @@ use rayon::prelude::*;
 /// The largest `num_envs` accepted.
 pub const MAX_ENVS: usize = 1 << 16;
 
-/// A built-in opponent for the single-agent form.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Opponent {
-    /// Uniformly random legal decisions.
-    Random,
-}
-
-impl Opponent {
-    /// Parses an opponent spec (`"random"`).
-    pub fn parse(spec: &str) -> Result<Opponent, GameError> {
-        match spec {
-            "random" => Ok(Opponent::Random),
-            _ => Err(GameError::new(format!(
-                "unknown opponent {spec:?}; valid opponents: \"random\" (or None for self-play)"
-            ))),
-        }
-    }
-}
-
-#[derive(Clone)]
 struct Env {
     game: AnyGame,
     rng: GameRng,
     episode: u64,
     history: Vec<Action>,
     needs_reset: bool,
+    /// The built-in opponent (None in self-play); boxed so that `Env`, walked
+    /// by every step, stays small.
+    agent: Option<Box<Agent>>,
 }
 
 /// Output buffers of one step, flat, env-major.
@@ -95,7 +82,7 @@ struct Out<'a> {
 pub struct VecEnv {
     proto: AnyGame,
     seed: u64,
-    opponent: Option<Opponent>,
+    opponent: Option<AgentSpec>,
     envs: Vec<Env>,
     pool: Option<rayon::ThreadPool>,
     serial: bool,
@@ -112,7 +99,7 @@ impl VecEnv {
         proto: AnyGame,
         num_envs: usize,
         seed: u64,
-        opponent: Option<Opponent>,
+        opponent: Option<AgentSpec>,
         threads: Option<usize>,
     ) -> Result<VecEnv, GameError> {
         if num_envs == 0 || num_envs > MAX_ENVS {
@@ -141,15 +128,18 @@ impl VecEnv {
         };
         let (obs_shape, num_actions) =
             with_game!(&proto, g => (api::observation_shape(g), g.layout().num_actions()));
-        let env = Env {
-            game: proto.clone(),
-            rng: game_rng(seed, 0),
-            episode: u64::MAX,
-            history: Vec::new(),
-            needs_reset: true,
-        };
+        let envs = (0..num_envs)
+            .map(|_| Env {
+                game: proto.clone(),
+                rng: game_rng(seed, 0),
+                episode: u64::MAX,
+                history: Vec::new(),
+                needs_reset: true,
+                agent: opponent.clone().map(|s| Box::new(Agent::new(s))),
+            })
+            .collect();
         Ok(VecEnv {
-            envs: vec![env; num_envs],
+            envs,
             proto,
             seed,
             opponent,
@@ -185,9 +175,9 @@ impl VecEnv {
             2
         }
     }
-    /// The opponent, if any.
-    pub fn opponent(&self) -> Option<Opponent> {
-        self.opponent
+    /// The opponent's spec, if any.
+    pub fn opponent(&self) -> Option<&AgentSpec> {
+        self.opponent.as_ref()
     }
     /// The seed of the current run.
     pub fn seed(&self) -> u64 {
@@ -278,9 +268,9 @@ impl VecEnv {
             e.episode = u64::MAX; // the reset below makes it 0
         }
         let none = vec![None; self.envs.len()];
-        let (proto, seed, opp) = (self.proto.clone(), self.seed, self.opponent);
+        let (proto, seed) = (self.proto.clone(), self.seed);
         self.for_each_env(b, &none, |i, env, _, out| {
-            step_env(&proto, seed, opp, i, env, None, out)
+            step_env(&proto, seed, i, env, None, out)
         });
         Ok(())
     }
@@ -339,9 +329,9 @@ impl VecEnv {
                 None => run()?,
             }
         };
-        let (proto, seed, opp) = (self.proto.clone(), self.seed, self.opponent);
+        let (proto, seed) = (self.proto.clone(), self.seed);
         self.for_each_env(b, &moves, |i, env, mv, out| {
-            step_env(&proto, seed, opp, i, env, mv, out)
+            step_env(&proto, seed, i, env, mv, out)
         });
         Ok(())
     }
@@ -349,14 +339,13 @@ impl VecEnv {
 
 /// Resolves chance nodes (and the opponent's decisions) until the caller
 /// decides or the game is over.
-fn advance<G: Game>(
+fn advance<G: Evaluate>(
     g: &mut G,
     rng: &mut GameRng,
-    opp: Option<Opponent>,
+    mut agent: Option<&mut Agent>,
     history: &mut Vec<Action>,
 ) {
     let mut outcomes = Outcomes::new();
-    let mut moves = MoveList::new();
     loop {
         match g.node() {
             Node::Chance => {
@@ -364,8 +353,12 @@ fn advance<G: Game>(
                 g.apply_outcome(o);
                 history.push(o);
             }
-            Node::Decision(p) if p != 0 && opp == Some(Opponent::Random) => {
-                let m = random_move(g, rng, &mut moves);
+            Node::Decision(p) if p != 0 && agent.is_some() => {
+                // `Agent::select` for "random" makes exactly the draw the
+                // random opponent always made.
+                let m = agent
+                    .as_deref_mut()
+                    .map_or(Move::NULL, |a| a.select(g, rng));
                 history.push(g.layout().encode(m, g.position().turn()));
                 g.play(m);
             }
@@ -374,15 +367,7 @@ fn advance<G: Game>(
     }
 }
 
-fn step_env(
-    proto: &AnyGame,
-    seed: u64,
-    opp: Option<Opponent>,
-    i: usize,
-    env: &mut Env,
-    mv: Option<Move>,
-    out: Out<'_>,
-) {
+fn step_env(proto: &AnyGame, seed: u64, i: usize, env: &mut Env, mv: Option<Move>, out: Out<'_>) {
     let fresh = env.needs_reset;
     if fresh {
         env.episode = env.episode.wrapping_add(1);
@@ -392,27 +377,35 @@ fn step_env(
         env.needs_reset = false;
     }
     let Env {
-        game, rng, history, ..
+        game,
+        rng,
+        history,
+        agent,
+        ..
     } = env;
+    let opp = agent.is_some();
     let ended = with_game!(game, g => {
         if let Some(m) = mv {
             history.push(g.layout().encode(m, g.position().turn()));
             g.play(m);
         }
-        advance(g, rng, opp, history);
+        advance(g, rng, agent.as_deref_mut(), history);
         write_out(g, opp, out)
     });
     env.needs_reset = ended;
 }
 
 /// Writes one env's outputs; returns whether the game is over.
-fn write_out<G: Game>(g: &G, opp: Option<Opponent>, out: Out<'_>) -> bool {
+fn write_out<G: Game>(g: &G, opp: bool, out: Out<'_>) -> bool {
     let node = g.node();
     let view = match (opp, node) {
-        (None, Node::Decision(p)) => p,
+        (false, Node::Decision(p)) => p,
         _ => 0,
     };
     api::write_observation(g, view, out.obs);
+    // A full clear (`rep stosb`, no read of the old lines) measured faster
+    // than clearing only last step's entries plus a check that the caller
+    // wrote nothing else into the row.
     out.mask.fill(false);
     let mut ml = MoveList::new();
     g.legal_moves(&mut ml);
