@@ -39,6 +39,10 @@ def test_study_quick_writes_report(tmp_path: Path, capsys: pytest.CaptureFixture
     assert html.count("data:image/png;base64,") == 5
     md = (out / "report.md").read_text()
     assert md.startswith("# dicechess study") and "![" in md
+    # Every Markdown table is well formed: each row has its header's cell count.
+    for table in md.split("\n\n"):
+        rows = [line for line in table.splitlines() if line.startswith("|")]
+        assert len({row.count("|") for row in rows}) <= 1, table
     # Reproducible from the seed.
     out2 = tmp_path / "st2"
     assert main([*QUICK, "--out", str(out2)]) == 0

@@ -47,7 +47,7 @@ def summary_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
         "ladder depth",
         "rating spread (Elo)",
         "p-equivalent",
-        "mean |luck| per roll",
+        "mean abs(luck) per roll",
         "luck–result r",
     ]
     rows = []
@@ -156,7 +156,7 @@ def build_blocks(study: Study, plots: dict[str, Path]) -> list[Block]:
             "a fraction 1−p of results replaced by coin flips) has the variant's rating spread "
             "(Duersch, Lambrecht & Oechssler 2020), with a bootstrap interval, over the agents "
             "without a perfect record in the variant; * = clamped to [0, 1], or still driven "
-            "by the rating prior (some agent won or lost every game). Mean |luck| "
+            "by the rating prior (some agent won or lost every game). Mean abs(luck) "
             "per roll: expected-result swing of a die roll for the player it favours, valued by "
             "expectimax; r: correlation of a game's total luck with its result.",
         ),
