@@ -5,7 +5,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::{options_from_kwargs, set_array, value_error, PyState};
+use super::{check_threads, options_from_kwargs, set_array, type_name, value_error, PyState};
 use crate::agents::{Agent, AgentSpec, VALID_SPECS};
 use crate::sim::{game_rng, GameRng};
 use crate::variants::{AnyGame, Game, Node};
@@ -15,10 +15,7 @@ fn parse_spec(spec: &Bound<'_, PyAny>) -> PyResult<AgentSpec> {
     let s: String = spec.extract().map_err(|_| {
         PyTypeError::new_err(format!(
             "an agent spec must be a string, got {}; valid specs: {VALID_SPECS}",
-            spec.get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default()
+            type_name(spec)
         ))
     })?;
     AgentSpec::parse(&s).map_err(value_error)
@@ -162,11 +159,7 @@ fn _playouts<'py>(
     threads: Option<usize>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if threads == Some(0) {
-        return Err(PyValueError::new_err(
-            "threads must be at least 1 (or None for all cores)",
-        ));
-    }
+    check_threads(threads)?;
     let specs = [parse_spec(&agents.0)?, parse_spec(&agents.1)?];
     let proto = AnyGame::new(variant, &options_from_kwargs(options)?).map_err(value_error)?;
     let recs =
@@ -199,11 +192,7 @@ fn _roll_luck<'py>(
     per_roll: bool,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if threads == Some(0) {
-        return Err(PyValueError::new_err(
-            "threads must be at least 1 (or None for all cores)",
-        ));
-    }
+    check_threads(threads)?;
     if !(1..=MAX_LUCK_DEPTH as i64).contains(&eval_depth) {
         return Err(PyValueError::new_err(format!(
             "eval_depth must be from 1 to {MAX_LUCK_DEPTH}, got {eval_depth}"

@@ -8,7 +8,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::{options_from_kwargs, value_error, PyState};
+use super::{options_from_kwargs, type_name, value_error, PyState};
 use crate::agents::{Agent, AgentSpec};
 use crate::sim::playouts::{record, GameRecord};
 use crate::sim::{game_rng, sample_outcome};
@@ -39,7 +39,7 @@ fn decider<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Decider<'py>> {
     }
     Err(PyTypeError::new_err(format!(
         "an agent must be a spec string or a callable state -> action, got {}",
-        obj.get_type().name()?
+        type_name(obj)
     )))
 }
 
@@ -81,10 +81,7 @@ fn play_one<'py>(
                         let a: i64 = out.extract().map_err(|_| {
                             PyTypeError::new_err(format!(
                                 "the agent of player {p} must return an int action, got {}",
-                                out.get_type()
-                                    .name()
-                                    .map(|n| n.to_string())
-                                    .unwrap_or_default()
+                                type_name(&out)
                             ))
                         })?;
                         u32::try_from(a).map_err(|_| {

@@ -37,13 +37,31 @@ fn options_from_kwargs(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Options> 
             } else {
                 return Err(PyTypeError::new_err(format!(
                     "option {key} must be an int, float, bool, str or None, got {}",
-                    v.get_type().name()?
+                    type_name(&v)
                 )));
             };
             out.insert(key, val);
         }
     }
     Ok(out)
+}
+
+/// The Python type name of `obj`, for error messages.
+pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_default()
+}
+
+/// `threads` must be None (all cores) or at least 1.
+pub(crate) fn check_threads(threads: Option<usize>) -> PyResult<()> {
+    if threads == Some(0) {
+        return Err(PyValueError::new_err(
+            "threads must be at least 1 (or None for all cores)",
+        ));
+    }
+    Ok(())
 }
 
 fn to_action(action: i64) -> PyResult<u32> {
@@ -425,11 +443,7 @@ fn _random_playouts<'py>(
     threads: Option<usize>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if threads == Some(0) {
-        return Err(PyValueError::new_err(
-            "threads must be at least 1 (or None for all cores)",
-        ));
-    }
+    check_threads(threads)?;
     let proto = AnyGame::new(variant, &options_from_kwargs(options)?).map_err(value_error)?;
     let recs =
         py.detach(|| crate::sim::playouts::random_playouts(&proto, seed, start, count, threads));

@@ -110,11 +110,7 @@ impl PyVecEnv {
             }
             PyTypeError::new_err(format!(
                 "num_envs must be an int, got {}",
-                num_envs
-                    .get_type()
-                    .name()
-                    .map(|s| s.to_string())
-                    .unwrap_or_default()
+                super::type_name(num_envs)
             ))
         })?;
         if n < 1 || n > MAX_ENVS as i64 {
@@ -199,11 +195,7 @@ impl PyVecEnv {
         let arr = actions.cast::<PyUntypedArray>().map_err(|_| {
             PyTypeError::new_err(format!(
                 "actions must be a numpy integer array of shape ({n},), got {}",
-                actions
-                    .get_type()
-                    .name()
-                    .map(|s| s.to_string())
-                    .unwrap_or_default()
+                super::type_name(actions)
             ))
         })?;
         let dtype = arr.dtype();
