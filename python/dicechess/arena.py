@@ -34,6 +34,8 @@ from .sim import (
     check_count,
     check_run_args,
     concat,
+    count_results,
+    player0_score,
     run_shards,
 )
 
@@ -73,25 +75,17 @@ class ArenaResult:
     @property
     def score0(self) -> npt.NDArray[np.float64]:
         """Player 0's score per game: 1 win, 0.5 draw or truncation, 0 loss."""
-        return np.where(self.winner == 0, 1.0, np.where(self.winner == 1, 0.0, 0.5))
+        return player0_score(self.winner)
 
     @property
     def wins(self) -> npt.NDArray[np.int64]:
         """``wins[i, j]``: games agent ``i`` won against agent ``j``."""
-        k = len(self.agents)
-        w = np.zeros((k, k), dtype=np.int64)
-        np.add.at(w, (self.player0[self.winner == 0], self.player1[self.winner == 0]), 1)
-        np.add.at(w, (self.player1[self.winner == 1], self.player0[self.winner == 1]), 1)
-        return w
+        return count_results(self.player0, self.player1, self.score0, len(self.agents))[0]
 
     @property
     def draws(self) -> npt.NDArray[np.int64]:
         """``draws[i, j]``: drawn or truncated games between ``i`` and ``j`` (symmetric)."""
-        k = len(self.agents)
-        d = np.zeros((k, k), dtype=np.int64)
-        drawn = self.winner < 0
-        np.add.at(d, (self.player0[drawn], self.player1[drawn]), 1)
-        return d + d.T
+        return count_results(self.player0, self.player1, self.score0, len(self.agents))[1]
 
     def scores(self) -> npt.NDArray[np.float64]:
         """``scores[i, j]``: agent ``i``'s mean score against ``j`` (NaN on the diagonal)."""

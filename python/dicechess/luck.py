@@ -23,6 +23,7 @@ from .sim import (
     check_count,
     check_run_args,
     concat,
+    player0_score,
     playout_result,
     run_shards,
 )
@@ -66,8 +67,7 @@ class RollLuckResult:
 
     def score(self) -> npt.NDArray[np.float64]:
         """Player 0's score per game: 1 win, 0.5 draw or truncation, 0 loss."""
-        w = self.games.winner
-        return np.where(w == 0, 1.0, np.where(w == 1, 0.0, 0.5))
+        return player0_score(self.games.winner)
 
     def summary(self) -> dict[str, Any]:
         """Luck statistics of the run (needs scipy):

@@ -72,38 +72,43 @@ def run_shard(shard: Shard, threads: int | None = None) -> dict[str, np.ndarray]
     """Runs one shard in Rust (GIL released for built-in agents) and returns
     its per-game arrays by name."""
     a0, a1 = shard.agents
-    args = (shard.variant,)
+    run = (shard.seed, shard.start, shard.count)
     if shard.kind == "roll_luck":
-        return dict(
-            _core._roll_luck(
-                *args,
-                (str(a0), str(a1)),
-                int(shard.params["eval_depth"]),
-                shard.seed,
-                shard.start,
-                shard.count,
-                threads,
-                bool(shard.params.get("per_roll", False)),
-                **shard.options,
-            )
+        eval_depth = int(shard.params["eval_depth"])
+        per_roll = bool(shard.params.get("per_roll", False))
+        out = _core._roll_luck(
+            shard.variant, (str(a0), str(a1)), eval_depth, *run, threads, per_roll, **shard.options
         )
-    if callable(a0) or callable(a1):
-        return dict(
-            _core._playouts_callable(
-                *args, (a0, a1), shard.seed, shard.start, shard.count, **shard.options
-            )
-        )
-    if a0 == "random" and a1 == "random":
-        return dict(
-            _core._random_playouts(
-                *args, shard.seed, shard.start, shard.count, threads, **shard.options
-            )
-        )
-    return dict(
-        _core._playouts(
-            *args, (a0, a1), shard.seed, shard.start, shard.count, threads, **shard.options
-        )
-    )
+    elif callable(a0) or callable(a1):
+        out = _core._playouts_callable(shard.variant, (a0, a1), *run, **shard.options)
+    elif a0 == "random" and a1 == "random":
+        out = _core._random_playouts(shard.variant, *run, threads, **shard.options)
+    else:
+        out = _core._playouts(shard.variant, (a0, a1), *run, threads, **shard.options)
+    return dict(out)
+
+
+def player0_score(winner: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    """Player 0's score per game from ``winner`` codes: 1 for a win, 0 for a
+    loss, 0.5 for a draw or a truncated game."""
+    w = np.asarray(winner)
+    return np.where(w == 0, 1.0, np.where(w == 1, 0.0, 0.5))
+
+
+def count_results(
+    agent_a: np.ndarray, agent_b: np.ndarray, score_a: np.ndarray, k: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """``(wins, draws)`` k x k counts from per-game agent indices and
+    ``agent_a``'s scores (0, 0.5, 1), inputs already checked: ``wins[i, j]``
+    games ``i`` won against ``j``; ``draws`` symmetric."""
+    wins = np.zeros((k, k), dtype=np.int64)
+    draws = np.zeros((k, k), dtype=np.int64)
+    np.add.at(wins, (agent_a[score_a == 1], agent_b[score_a == 1]), 1)
+    np.add.at(wins, (agent_b[score_a == 0], agent_a[score_a == 0]), 1)
+    half = score_a == 0.5
+    np.add.at(draws, (agent_a[half], agent_b[half]), 1)
+    np.add.at(draws, (agent_b[half], agent_a[half]), 1)
+    return wins, draws
 
 
 BACKENDS = ("local", "ray")

@@ -49,14 +49,7 @@ def tally(
         raise ValueError("agent_a and agent_b must differ in every game (no self-play)")
     if not np.all(np.isin(s, (0.0, 0.5, 1.0))):
         raise ValueError("score_a must be 0, 0.5 or 1 (truncated games count as 0.5)")
-    wins = np.zeros((k, k), dtype=np.int64)
-    draws = np.zeros((k, k), dtype=np.int64)
-    np.add.at(wins, (a[s == 1], b[s == 1]), 1)
-    np.add.at(wins, (b[s == 0], a[s == 0]), 1)
-    half = s == 0.5
-    np.add.at(draws, (a[half], b[half]), 1)
-    np.add.at(draws, (b[half], a[half]), 1)
-    return wins, draws
+    return sim.count_results(a, b, s, k)
 
 
 def _check_successes(successes: float, n: float) -> tuple[float, float]:

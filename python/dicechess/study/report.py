@@ -118,9 +118,9 @@ def ladder_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     head-to-head score and Wilson interval (the skill-ladder evidence)."""
     header = ["variant", "stronger", "weaker", "games", "score", "95% Wilson", "distinguishable"]
     rows = [
-        [r["variant"], *_pair_rows(r)[k][0].split(" > "), *_pair_rows(r)[k][1:]]
+        [r["variant"], p["stronger"], p["weaker"], *cells[1:]]
         for r in results["variants"]
-        for k in range(len(r["ladder"]["pairs"]))
+        for p, cells in zip(r["ladder"]["pairs"], _pair_rows(r))
     ]
     return header, rows
 

@@ -143,7 +143,9 @@ def _variant(
     wins, draws = ar.wins, ar.draws
     fit = fit_ratings(wins, draws, names=ar.agents)
     share = luck_share(wins, draws)
-    ladder = ladder_depth(wins, draws, confidence=0.95)
+    # The ladder in the fitted rating order (ladder_depth would refit the same ratings).
+    order = [int(i) for i in np.argsort(-fit.ratings, kind="stable")]
+    ladder = ladder_depth(wins, draws, order=order, confidence=0.95)
     asum = ar.summary()
 
     lk = None
@@ -259,18 +261,17 @@ def run_study(
     return Study(results, data)
 
 
-def _mle_subset(wins: np.ndarray, draws: np.ndarray, names: list[str]) -> list[int]:
+def _mle_subset(wins: np.ndarray, draws: np.ndarray, names: list[str]) -> tuple[list[int], bool]:
     """The agents whose ratings have a finite maximum-likelihood fit: while some
     agent won or lost every game, the lowest-rated agent is left out (at least
-    two remain)."""
+    two remain). Returns them and whether their fit's MLE exists."""
     keep = list(range(len(names)))
-    while len(keep) > 2:
+    while True:
         sub = np.ix_(keep, keep)
         fit = fit_ratings(wins[sub], draws[sub], names=[names[i] for i in keep])
-        if fit.mle_exists:
-            break
+        if fit.mle_exists or len(keep) <= 2:
+            return keep, fit.mle_exists
         keep.pop(int(np.argmin(fit.ratings)))
-    return keep
 
 
 def _add_p_equivalents(rows: Sequence[dict[str, Any]], cfg: StudyConfig) -> None:
@@ -286,7 +287,7 @@ def _add_p_equivalents(rows: Sequence[dict[str, Any]], cfg: StudyConfig) -> None
         if r["variant"] == "chess":
             continue
         wv, dv = np.array(r["arena"]["wins"]), np.array(r["arena"]["draws"])
-        keep = _mle_subset(wv, dv, r["arena"]["agents"])
+        keep, mle_exists = _mle_subset(wv, dv, r["arena"]["agents"])
         sub = np.ix_(keep, keep)
         pe = p_equivalent(
             wv[sub],
@@ -299,5 +300,5 @@ def _add_p_equivalents(rows: Sequence[dict[str, Any]], cfg: StudyConfig) -> None
         r["p_equivalent"] = {
             **asdict(pe),
             "agents": [r["arena"]["agents"][i] for i in keep],
-            "variant_mle_exists": bool(fit_ratings(wv[sub], dv[sub]).mle_exists),
+            "variant_mle_exists": bool(mle_exists),
         }
