@@ -60,14 +60,7 @@ pub fn board_score(p: &Position) -> f64 {
     for (c, sign) in [(Color::White, 1.0), (Color::Black, -1.0)] {
         let own = p.by_color(c);
         let mut side = 0.0;
-        for r in [
-            Role::Pawn,
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-            Role::King,
-        ] {
+        for r in Role::ALL {
             let pieces = p.pieces(c, r);
             side += PIECE_VALUES[r.index()] * pieces.count() as f64;
             if r != Role::Pawn && r != Role::King {

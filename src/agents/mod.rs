@@ -26,7 +26,7 @@ pub mod mcts;
 pub use eval::Evaluate;
 
 use crate::board::{Move, MoveList};
-use crate::sim::{random_move, sample_outcome, GameRng, PlayoutStats};
+use crate::sim::{play_out, random_move, GameRng, PlayoutStats};
 use crate::variants::{Action, GameError, Node, Outcomes};
 use std::fmt;
 
@@ -346,24 +346,12 @@ pub fn play_game_observed<G: Evaluate>(
     g: &mut G,
     agents: &mut [Agent; 2],
     rng: &mut GameRng,
-    mut on_roll: impl FnMut(&G, &Outcomes, Action, &PlayoutStats),
+    on_roll: impl FnMut(&G, &Outcomes, Action, &PlayoutStats),
 ) -> PlayoutStats {
-    let mut outcomes = Outcomes::new();
-    let mut stats = PlayoutStats::default();
-    loop {
-        match g.node() {
-            Node::Terminal => return stats,
-            Node::Chance => {
-                let o = sample_outcome(g, rng, &mut outcomes);
-                on_roll(g, &outcomes, o, &stats);
-                g.apply_outcome(o);
-                stats.chance_events += 1;
-            }
-            Node::Decision(p) => {
-                let m = agents[p as usize & 1].select(g, rng);
-                g.play(m);
-                stats.plies += 1;
-            }
-        }
-    }
+    play_out(
+        g,
+        rng,
+        |g, p, rng| agents[p as usize & 1].select(g, rng),
+        on_roll,
+    )
 }

@@ -8,7 +8,7 @@ pub mod playouts;
 pub mod vecenv;
 
 use crate::board::{Move, MoveList};
-use crate::variants::{Action, Game, Node, Outcomes};
+use crate::variants::{Action, Game, Node, Outcomes, Player};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -51,9 +51,18 @@ pub struct PlayoutStats {
     pub chance_events: u32,
 }
 
-/// Plays `g` to the end with uniformly random decisions and sampled dice.
-pub fn play_random_game<G: Game>(g: &mut G, rng: &mut GameRng) -> PlayoutStats {
-    let mut moves = MoveList::new();
+/// Plays `g` to the end: dice sampled from `rng`, player `p`'s decisions
+/// from `decide(g, p, rng)`, and `on_roll(g, outcomes, actual, stats so far)`
+/// called at every chance node before the sampled outcome `actual` is
+/// applied (it sees no generator, so it cannot change the game). The one
+/// game loop of random and agent playouts.
+#[inline(always)]
+pub fn play_out<G: Game>(
+    g: &mut G,
+    rng: &mut GameRng,
+    mut decide: impl FnMut(&G, Player, &mut GameRng) -> Move,
+    mut on_roll: impl FnMut(&G, &Outcomes, Action, &PlayoutStats),
+) -> PlayoutStats {
     let mut outcomes = Outcomes::new();
     let mut stats = PlayoutStats::default();
     loop {
@@ -61,14 +70,26 @@ pub fn play_random_game<G: Game>(g: &mut G, rng: &mut GameRng) -> PlayoutStats {
             Node::Terminal => return stats,
             Node::Chance => {
                 let o = sample_outcome(g, rng, &mut outcomes);
+                on_roll(g, &outcomes, o, &stats);
                 g.apply_outcome(o);
                 stats.chance_events += 1;
             }
-            Node::Decision(_) => {
-                let m = random_move(g, rng, &mut moves);
+            Node::Decision(p) => {
+                let m = decide(g, p, rng);
                 g.play(m);
                 stats.plies += 1;
             }
         }
     }
+}
+
+/// Plays `g` to the end with uniformly random decisions and sampled dice.
+pub fn play_random_game<G: Game>(g: &mut G, rng: &mut GameRng) -> PlayoutStats {
+    let mut moves = MoveList::new();
+    play_out(
+        g,
+        rng,
+        |g, _, rng| random_move(g, rng, &mut moves),
+        |_, _, _, _| {},
+    )
 }
