@@ -337,11 +337,7 @@ class DiceChessEnv(gymnasium.Env):
         """``"ansi"``: the text diagram; ``"rgb_array"``: an image array."""
         from . import render
 
-        if self.render_mode == "ansi":
-            return render.ansi(self.state)
-        if self.render_mode == "rgb_array":
-            return render.rgb_array(self.state)
-        return None
+        return render.render(self.state, self.render_mode)
 
 
 register_envs()

@@ -191,11 +191,7 @@ class raw_env(AECEnv):
         """``"ansi"``: the text diagram; ``"rgb_array"``: an image array."""
         from . import render
 
-        if self.render_mode == "ansi":
-            return render.ansi(self.state_)
-        if self.render_mode == "rgb_array":
-            return render.rgb_array(self.state_)
-        return None
+        return render.render(self.state_, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release."""

@@ -207,3 +207,13 @@ def rgb_array(state: State, square: int = 48) -> npt.NDArray[np.uint8]:
         draw.text((4, y), ln, fill=(0, 0, 0), font=small)
         y += line_h
     return np.asarray(img, dtype=np.uint8)
+
+
+def render(state: State, mode: str | None) -> Any:
+    """An env's ``render()`` for ``render_mode``: ``"ansi"`` the text diagram,
+    ``"rgb_array"`` an image array, None nothing."""
+    if mode == "ansi":
+        return ansi(state)
+    if mode == "rgb_array":
+        return rgb_array(state)
+    return None
