@@ -5,7 +5,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::{check_threads, options_from_kwargs, set_array, type_name, value_error, PyState};
+use super::{check_threads, new_game, set_array, type_name, value_error, PyState};
 use crate::agents::{Agent, AgentSpec, VALID_SPECS};
 use crate::sim::{game_rng, GameRng};
 use crate::variants::{AnyGame, Game, Node};
@@ -161,7 +161,7 @@ fn _playouts<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     check_threads(threads)?;
     let specs = [parse_spec(&agents.0)?, parse_spec(&agents.1)?];
-    let proto = AnyGame::new(variant, &options_from_kwargs(options)?).map_err(value_error)?;
+    let proto = new_game(variant, options)?;
     let recs =
         py.detach(|| crate::sim::playouts::playouts(&proto, &specs, seed, start, count, threads));
     super::records_to_dict(py, &recs)
@@ -199,7 +199,7 @@ fn _roll_luck<'py>(
         )));
     }
     let specs = [parse_spec(&agents.0)?, parse_spec(&agents.1)?];
-    let proto = AnyGame::new(variant, &options_from_kwargs(options)?).map_err(value_error)?;
+    let proto = new_game(variant, options)?;
     let (games, rolls) = py.detach(|| {
         crate::sim::luck::roll_luck(
             &proto,

@@ -8,7 +8,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::{options_from_kwargs, type_name, value_error, PyState};
+use super::{new_game, type_name, value_error, PyState};
 use crate::agents::{Agent, AgentSpec};
 use crate::sim::playouts::{record, GameRecord};
 use crate::sim::{game_rng, sample_outcome};
@@ -123,7 +123,7 @@ pub(crate) fn _playouts_callable<'py>(
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut deciders = [decider(&agents.0)?, decider(&agents.1)?];
-    let proto = AnyGame::new(variant, &options_from_kwargs(options)?).map_err(value_error)?;
+    let proto = new_game(variant, options)?;
     let mut recs = Vec::with_capacity(count.min(1 << 16) as usize);
     for k in 0..count {
         recs.push(play_one(py, &proto, &mut deciders, seed, start + k)?);

@@ -46,6 +46,11 @@ fn options_from_kwargs(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Options> 
     Ok(out)
 }
 
+/// A game of `variant` with keyword `options` (ValueError for unknown ones).
+pub(crate) fn new_game(variant: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<AnyGame> {
+    AnyGame::new(variant, &options_from_kwargs(options)?).map_err(value_error)
+}
+
 /// The Python type name of `obj`, for error messages.
 pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type()
@@ -359,7 +364,7 @@ fn variants() -> Vec<&'static str> {
 #[pyfunction]
 #[pyo3(signature = (variant, **options))]
 fn num_actions(variant: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<usize> {
-    let g = AnyGame::new(variant, &options_from_kwargs(options)?).map_err(value_error)?;
+    let g = new_game(variant, options)?;
     Ok(with_game!(&g, g => g.layout().num_actions()))
 }
 
@@ -370,7 +375,7 @@ fn observation_planes(
     variant: &str,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<&'static str>> {
-    let g = AnyGame::new(variant, &options_from_kwargs(options)?).map_err(value_error)?;
+    let g = new_game(variant, options)?;
     Ok(with_game!(&g, g => api::observation_planes(g)))
 }
 
@@ -444,7 +449,7 @@ fn _random_playouts<'py>(
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     check_threads(threads)?;
-    let proto = AnyGame::new(variant, &options_from_kwargs(options)?).map_err(value_error)?;
+    let proto = new_game(variant, options)?;
     let recs =
         py.detach(|| crate::sim::playouts::random_playouts(&proto, seed, start, count, threads));
     records_to_dict(py, &recs)

@@ -10,10 +10,9 @@ use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::{options_from_kwargs, value_error};
+use super::{new_game, value_error};
 use crate::agents::AgentSpec;
 use crate::sim::vecenv::{Buffers, VecEnv, MAX_ENVS};
-use crate::variants::AnyGame;
 
 /// `num_envs` games of one variant stepped together in Rust.
 #[pyclass(module = "dicechess._core", name = "VecEnv")]
@@ -123,7 +122,7 @@ impl PyVecEnv {
             .map(AgentSpec::parse)
             .transpose()
             .map_err(|e| PyValueError::new_err(format!("opponent: {e} (or None for self-play)")))?;
-        let proto = AnyGame::new(variant, &options_from_kwargs(options)?).map_err(value_error)?;
+        let proto = new_game(variant, options)?;
         let has_opp = opp.is_some();
         let inner = VecEnv::new(proto, n, seed, opp, threads).map_err(value_error)?;
         let [p, r, f] = inner.obs_shape();
