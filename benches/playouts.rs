@@ -2,6 +2,7 @@
 //! scaling of batched playouts (1 vs 2 threads, side by side); and VecEnv
 //! steps/s with observations and masks.
 //! Run with `make bench` (or `cargo bench --bench playouts`, `--quick`).
+//! `--scaling-only [GAMES]` runs only the thread-scaling comparison.
 //! `--vecenv-only N [--envs E] [--threads T]` runs N VecEnv steps of E
 //! (default 256) chess envs on T threads (default 1, 0 = all) and nothing
 //! else (for profilers such as callgrind).
@@ -45,31 +46,90 @@ fn bench_variant(name: &str, games: u64) {
     println!("| {name:<20} | {gps:>10.0} | {pps:>12.0} | {ppg:>8.1} | {cpg:>8.1} |");
 }
 
-/// Batched chess playouts on 1 and on 2 threads, alternating, median of 5.
-fn thread_scaling(games: u64) {
+/// Plays chess games `start .. start + count` of run `seed` one after the
+/// other on this thread; returns the seconds taken.
+fn solo_games(seed: u64, start: u64, count: u64) -> f64 {
     let proto = AnyGame::new("chess", &Options::new()).expect("chess");
-    let (mut one, mut two) = (Vec::new(), Vec::new());
-    for rep in 0..5 {
+    let t = Instant::now();
+    for i in start..start + count {
+        let mut g = proto.clone();
+        let mut rng = game_rng(seed, i);
+        with_game!(&mut g, x => play_random_game(x, &mut rng));
+    }
+    t.elapsed().as_secs_f64()
+}
+
+/// Runs `solo_games` in child processes of this benchmark, all at once, and
+/// returns the longest child's own timing (process start-up not counted).
+fn solo_processes(seed: u64, parts: &[(u64, u64)]) -> f64 {
+    let exe = std::env::current_exe().expect("benchmark path");
+    let children: Vec<_> = parts
+        .iter()
+        .map(|(start, count)| {
+            std::process::Command::new(&exe)
+                .args(["--solo", &seed.to_string(), &start.to_string()])
+                .arg(count.to_string())
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .expect("spawn benchmark child")
+        })
+        .collect();
+    children
+        .into_iter()
+        .map(|c| {
+            let out = c.wait_with_output().expect("benchmark child");
+            assert!(out.status.success(), "benchmark child failed");
+            let text = String::from_utf8(out.stdout).expect("utf-8");
+            text.trim()
+                .parse::<f64>()
+                .expect("child prints its seconds")
+        })
+        .fold(0.0, f64::max)
+}
+
+/// Thread scaling of batched chess playouts, next to this machine's own
+/// ceiling for the same work: per round, `random_playouts` on 1 and on 2
+/// threads, then one child process playing all the games alone and two
+/// child processes playing half each at the same time. Two independent
+/// processes share nothing but the hardware, so their ratio is what a second
+/// core is worth here; medians of `reps` rounds.
+fn thread_scaling(games: u64, reps: u64) {
+    let proto = AnyGame::new("chess", &Options::new()).expect("chess");
+    let (mut one, mut two, mut solo, mut pair) = (vec![], vec![], vec![], vec![]);
+    for rep in 0..reps {
         for (threads, out) in [(1, &mut one), (2, &mut two)] {
             let t = Instant::now();
             let r = random_playouts(&proto, rep, 0, games, Some(threads));
             assert_eq!(r.len() as u64, games);
             out.push(games as f64 / t.elapsed().as_secs_f64());
         }
+        solo.push(games as f64 / solo_processes(rep, &[(0, games)]));
+        let half = games / 2;
+        pair.push(games as f64 / solo_processes(rep, &[(0, half), (half, games - half)]));
     }
-    let (a, b) = (median(one), median(two));
+    let ratios = |a: &[f64], b: &[f64]| median(a.iter().zip(b).map(|(x, y)| y / x).collect());
+    let (r_threads, r_procs) = (ratios(&one, &two), ratios(&solo, &pair));
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     let load = load.split_whitespace().next().unwrap_or("?");
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
     println!();
     println!(
-        "Chess playouts, threads 1 vs 2, median of 5 alternating runs of {games} games \
-         (load average {load} on {cores} cores)"
+        "Chess playouts, 1 vs 2 threads and 1 vs 2 independent processes, {reps} alternating \
+         rounds of {games} games (load average {load} on {cores} cores); ratio = median of \
+         the rounds' ratios"
     );
     println!();
-    println!("| 1 thread games/s | 2 threads games/s | ratio |");
-    println!("|---:|---:|---:|");
-    println!("| {a:.0} | {b:.0} | {:.2} |", b / a);
+    println!("| run | alone games/s | two at once games/s | ratio |");
+    println!("|---|---:|---:|---:|");
+    let (a, b) = (median(one), median(two));
+    println!("| dicechess, 1 vs 2 threads | {a:.0} | {b:.0} | {r_threads:.2} |");
+    let (a, b) = (median(solo), median(pair));
+    println!("| 1 vs 2 single-threaded processes (ceiling) | {a:.0} | {b:.0} | {r_procs:.2} |");
+    println!();
+    println!(
+        "2 threads reach {:.0}% of what two independent processes reach",
+        100.0 * r_threads / r_procs
+    );
 }
 
 /// VecEnv of `n` chess envs, one thread, random legal actions picked from
@@ -137,6 +197,23 @@ fn main() {
         println!("VecEnv chess x{n}, threads {t}: {env:.0} steps/s in step, {all:.0} with picking");
         return;
     }
+    if let Some(i) = args.iter().position(|a| a == "--solo") {
+        // A child of `thread_scaling`: `--solo SEED START COUNT`.
+        let num = |k: usize| -> u64 {
+            let v = args.get(i + k).and_then(|s| s.parse().ok());
+            v.expect("--solo SEED START COUNT")
+        };
+        println!("{}", solo_games(num(1), num(2), num(3)));
+        return;
+    }
+    if let Some(i) = args.iter().position(|a| a == "--scaling-only") {
+        let games = args
+            .get(i + 1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(20_000);
+        thread_scaling(games, 7);
+        return;
+    }
     let quick = args.iter().any(|a| a == "--quick");
     let games = if quick { 50 } else { 2000 };
     println!("Random playouts, single thread, median of 5 runs of {games} games");
@@ -145,7 +222,7 @@ fn main() {
     for v in dicechess::variants::VARIANTS {
         bench_variant(v, games);
     }
-    thread_scaling(if quick { 200 } else { 4000 });
+    thread_scaling(if quick { 400 } else { 20_000 }, if quick { 3 } else { 7 });
     let steps = if quick { 20 } else { 200 };
     let runs: Vec<(f64, f64)> = (0..3).map(|_| vecenv_rate(256, steps, Some(1))).collect();
     let env = median(runs.iter().map(|r| r.0).collect());
