@@ -1,7 +1,7 @@
 # dicechess — build, lint and test recipes (GNU make).
 #
 #   make study      run the main job (the luck-vs-skill study)
-#   make test       everything CI runs: venv, lint, Rust tests, extension, wheel, pytest
+#   make test       everything CI runs: venv, lint, mypy, Rust tests, extension, wheel, pytest
 #   make help       list all targets
 #
 # Every recipe works from a fresh clone: the first target that needs Python
@@ -51,7 +51,7 @@ VENV_STAMP := $(VENV)/.requirements-dev.stamp
 
 help:
 	@echo "make study       run the main job (dicechess study)"
-	@echo "make test        venv + lint + Rust tests + develop + wheel + pytest (not slow)"
+	@echo "make test        venv + lint + typecheck + Rust tests + develop + wheel + pytest (not slow) + notebooks"
 	@echo "make test-slow   slow pytest tests and ignored Rust tests"
 	@echo "make perft       the (ignored) perft tests"
 	@echo "make bench       cargo bench"
@@ -127,10 +127,10 @@ notebooks: venv
 	    $(VENV)/bin/pytest --nbmake -q -p no:cacheprovider notebooks; \
 	else echo "no notebooks to run"; fi
 
-# The order matters and is kept (.NOTPARALLEL): cheap checks first, then the
-# Rust tests, then one release build shared by develop and the wheel, which
+# The order matters and is kept (.NOTPARALLEL): cheap checks first (lint,
+# mypy on the package against its stubs), then the Rust tests, then one release build shared by develop and the wheel, which
 # tests/test_wheel.py installs into a fresh virtualenv.
-test: venv lint rust-test develop wheel pytest notebooks
+test: venv lint typecheck rust-test develop wheel pytest notebooks
 
 test-slow: venv develop
 	$(CARGO) test $(CARGO_LOCKED) $(CARGO_TEST_FLAGS) -- --ignored

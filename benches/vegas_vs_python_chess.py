@@ -69,12 +69,19 @@ def timed(play, games, seed):
 
 
 def rust_row(path):
-    """(games/s, plies/s) of the vegas row in the playouts bench output."""
+    """(games/s, plies/s) of the vegas row in the playouts bench output.
+
+    Only rows after the playouts table's title count: the agents bench, which
+    runs first, has a vegas row too (nodes/s).
+    """
     try:
         text = Path(path).read_text()
     except OSError:
         return None
-    for line in text.splitlines():
+    _, title, table = text.partition("Random playouts, single thread")
+    if not title:
+        return None
+    for line in table.splitlines():
         m = re.match(r"\|\s*vegas\s*\|\s*([\d.]+)\s*\|\s*([\d.]+)\s*\|", line)
         if m:
             return float(m.group(1)), float(m.group(2))
