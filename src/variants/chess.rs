@@ -21,11 +21,7 @@ pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq 
 #[derive(Clone, Serialize, Deserialize)]
 pub struct Chess {
     pos: Position,
-    reps: RepetitionTable,
-    rep_count: u32,
-    plies: u32,
-    max_plies: u32,
-    result: Option<(Termination, Option<Color>)>,
+    progress: Progress,
     /// Not game state: a cache, so not serialized (a deserialized game
     /// simply generates again).
     #[serde(skip)]
@@ -129,14 +125,10 @@ impl Chess {
     pub fn from_position(pos: Position, max_plies: u32) -> Chess {
         let mut g = Chess {
             pos,
-            reps: RepetitionTable::default(),
-            rep_count: 0,
-            plies: 0,
-            max_plies,
-            result: None,
+            progress: Progress::new(max_plies),
             legal: LegalCache::default(),
         };
-        g.rep_count = g.reps.record(g.pos.repetition_key(), true);
+        g.progress.rep_count = g.progress.reps.record(g.pos.repetition_key(), true);
         g.update_result();
         g
     }
@@ -144,19 +136,19 @@ impl Chess {
     fn update_result(&mut self) {
         let pos = &self.pos;
         let has_move = self.legal.fill(pos);
-        self.result = if !has_move {
+        self.progress.result = if !has_move {
             if pos.is_check() {
-                Some((Termination::Checkmate, Some(pos.turn().other())))
+                Some((Termination::Checkmate, Some(pos.turn().other() as Player)))
             } else {
                 Some((Termination::Stalemate, None))
             }
-        } else if self.rep_count >= 3 {
+        } else if self.progress.rep_count >= 3 {
             Some((Termination::ThreefoldRepetition, None))
         } else if pos.fifty_moves() {
             Some((Termination::FiftyMoves, None))
         } else if pos.insufficient_material() {
             Some((Termination::InsufficientMaterial, None))
-        } else if self.plies >= self.max_plies {
+        } else if self.progress.plies >= self.progress.max_plies {
             Some((Termination::MaxPlies, None))
         } else {
             None
@@ -168,8 +160,11 @@ impl Game for Chess {
     fn variant(&self) -> &'static str {
         "chess"
     }
+    fn progress(&self) -> &Progress {
+        &self.progress
+    }
     fn node(&self) -> Node {
-        match self.result {
+        match self.progress.result {
             Some(_) => Node::Terminal,
             None => Node::Decision(self.pos.turn() as Player),
         }
@@ -182,7 +177,7 @@ impl Game for Chess {
     }
     fn legal_moves(&self, out: &mut MoveList) {
         out.clear();
-        if self.result.is_none() {
+        if self.progress.result.is_none() {
             if self.legal.valid {
                 out.set_from_prefix(&self.legal.moves, self.legal.len);
             } else {
@@ -192,16 +187,13 @@ impl Game for Chess {
     }
     fn play(&mut self, mv: Move) {
         self.pos.play(mv);
-        self.plies += 1;
+        self.progress.plies += 1;
         let irreversible = self.pos.halfmove_clock() == 0;
-        self.rep_count = self.reps.record(self.pos.repetition_key(), irreversible);
+        self.progress.rep_count = self
+            .progress
+            .reps
+            .record(self.pos.repetition_key(), irreversible);
         self.update_result();
-    }
-    fn termination(&self) -> Option<Termination> {
-        self.result.map(|r| r.0)
-    }
-    fn winner(&self) -> Option<Player> {
-        self.result.and_then(|r| r.1).map(|c| c as Player)
     }
     fn san(&self, mv: Move) -> String {
         san::san(&self.pos, mv)
@@ -209,18 +201,9 @@ impl Game for Chess {
     fn fen(&self) -> String {
         write_fen(&self.pos)
     }
-    fn plies(&self) -> u32 {
-        self.plies
-    }
-    fn max_plies(&self) -> u32 {
-        self.max_plies
-    }
-    fn repetitions(&self) -> u32 {
-        self.rep_count.saturating_sub(1)
-    }
     fn options(&self) -> Options {
         let mut o = Options::new();
-        o.insert("max_plies".into(), self.max_plies.into());
+        o.insert("max_plies".into(), self.progress.max_plies.into());
         o
     }
 }

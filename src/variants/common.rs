@@ -250,6 +250,35 @@ impl Outcomes {
     }
 }
 
+/// What every variant keeps the same way besides its position: decisions
+/// made, the `max_plies` option, the repetitions, and the result.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Progress {
+    /// Repetition keys since the last irreversible move.
+    pub reps: RepetitionTable,
+    /// How often the current key has been recorded (1 = first time).
+    pub rep_count: u32,
+    /// Player decisions made (moves and voluntary passes).
+    pub plies: u32,
+    /// The `max_plies` option.
+    pub max_plies: u32,
+    /// Why the game ended and the winning player, once it has.
+    pub result: Option<(Termination, Option<Player>)>,
+}
+
+impl Progress {
+    /// A game not started yet (record the start position with `reps`).
+    pub fn new(max_plies: u32) -> Progress {
+        Progress {
+            reps: RepetitionTable::default(),
+            rep_count: 0,
+            plies: 0,
+            max_plies,
+            result: None,
+        }
+    }
+}
+
 /// Repetition keys recorded since the last irreversible move.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct RepetitionTable {

@@ -85,11 +85,7 @@ pub struct Cubic {
     /// `stock[colour][i]`: how many of `STOCK_ROLES[i]` the colour holds.
     stock: [[u8; 4]; 2],
     start_fen: String,
-    reps: RepetitionTable,
-    rep_count: u32,
-    plies: u32,
-    max_plies: u32,
-    result: Option<(Termination, Option<Color>)>,
+    progress: Progress,
 }
 
 #[inline(always)]
@@ -272,13 +268,9 @@ impl Cubic {
             pos,
             stock,
             start_fen,
-            reps: RepetitionTable::default(),
-            rep_count: 0,
-            plies: 0,
-            max_plies,
-            result: None,
+            progress: Progress::new(max_plies),
         };
-        g.rep_count = g.reps.record(g.repetition_key(), true);
+        g.progress.rep_count = g.progress.reps.record(g.repetition_key(), true);
         g.update_result();
         g
     }
@@ -339,19 +331,19 @@ impl Cubic {
     fn update_result(&mut self) {
         let pos = &self.pos;
         let check = pos.is_check();
-        self.result = if !(pos.has_legal_move() || (!check && self.can_rotate())) {
+        self.progress.result = if !(pos.has_legal_move() || (!check && self.can_rotate())) {
             if check {
-                Some((Termination::Checkmate, Some(pos.turn().other())))
+                Some((Termination::Checkmate, Some(pos.turn().other() as Player)))
             } else {
                 Some((Termination::Stalemate, None))
             }
-        } else if self.rep_count >= 3 {
+        } else if self.progress.rep_count >= 3 {
             Some((Termination::ThreefoldRepetition, None))
         } else if pos.fifty_moves() {
             Some((Termination::FiftyMoves, None))
         } else if pos.insufficient_material() {
             Some((Termination::InsufficientMaterial, None))
-        } else if self.plies >= self.max_plies {
+        } else if self.progress.plies >= self.progress.max_plies {
             Some((Termination::MaxPlies, None))
         } else {
             None
@@ -520,8 +512,11 @@ impl Game for Cubic {
     fn variant(&self) -> &'static str {
         "cubic"
     }
+    fn progress(&self) -> &Progress {
+        &self.progress
+    }
     fn node(&self) -> Node {
-        match self.result {
+        match self.progress.result {
             Some(_) => Node::Terminal,
             None => Node::Decision(self.pos.turn() as Player),
         }
@@ -534,7 +529,7 @@ impl Game for Cubic {
     }
     fn legal_moves(&self, out: &mut MoveList) {
         out.clear();
-        if self.result.is_some() {
+        if self.progress.result.is_some() {
             return;
         }
         self.pos.legal_moves(out);
@@ -563,17 +558,14 @@ impl Game for Cubic {
             let n = &mut self.stock[us][stock_index(r)];
             *n = n.saturating_add(1);
         }
-        self.plies += 1;
+        self.progress.plies += 1;
         // Captures, pawn moves and rotations (halfmove clock 0) can never be undone.
         let irreversible = self.pos.halfmove_clock() == 0;
-        self.rep_count = self.reps.record(self.repetition_key(), irreversible);
+        self.progress.rep_count = self
+            .progress
+            .reps
+            .record(self.repetition_key(), irreversible);
         self.update_result();
-    }
-    fn termination(&self) -> Option<Termination> {
-        self.result.map(|r| r.0)
-    }
-    fn winner(&self) -> Option<Player> {
-        self.result.and_then(|r| r.1).map(|c| c as Player)
     }
     fn san(&self, mv: Move) -> String {
         // Rotations are illegal in check, so `#` = no board move after a check.
@@ -581,15 +573,6 @@ impl Game for Cubic {
     }
     fn fen(&self) -> String {
         cubic_fen(&self.pos, &self.stock)
-    }
-    fn plies(&self) -> u32 {
-        self.plies
-    }
-    fn max_plies(&self) -> u32 {
-        self.max_plies
-    }
-    fn repetitions(&self) -> u32 {
-        self.rep_count.saturating_sub(1)
     }
     fn extra_planes(&self) -> &'static [&'static str] {
         &EXTRA_PLANES
@@ -609,7 +592,7 @@ impl Game for Cubic {
         ]
     }
     fn explain_unparsable(&self, text: &str) -> Option<String> {
-        if self.result.is_some() {
+        if self.progress.result.is_some() {
             return None;
         }
         let t = san::strip_suffix(text).trim();
@@ -682,7 +665,7 @@ impl Game for Cubic {
         if self.stock.iter().flatten().any(|&n| n > 31) {
             return Err("a stock count exceeds 31".into());
         }
-        if self.reps.last() != Some(self.repetition_key()) {
+        if self.progress.reps.last() != Some(self.repetition_key()) {
             return Err("the last recorded repetition key is not the current one".into());
         }
         Ok(())
@@ -690,7 +673,7 @@ impl Game for Cubic {
     fn options(&self) -> Options {
         let mut o = Options::new();
         o.insert("fen".into(), self.start_fen.clone().into());
-        o.insert("max_plies".into(), self.max_plies.into());
+        o.insert("max_plies".into(), self.progress.max_plies.into());
         o
     }
 }

@@ -97,11 +97,7 @@ pub struct Fluky {
     /// The die to roll now (chance node), and whether the move that led
     /// here was a capture.
     pending: Option<(Square, bool)>,
-    reps: RepetitionTable,
-    rep_count: u32,
-    plies: u32,
-    max_plies: u32,
-    result: Option<(Termination, Option<Color>)>,
+    progress: Progress,
     metamorph: bool,
     skip: RollSkip,
     /// Outcome probabilities by id (0 where the face is absent).
@@ -159,11 +155,7 @@ impl Fluky {
         let mut g = Fluky {
             pos,
             pending: pending.map(|sq| (sq, false)),
-            reps: RepetitionTable::default(),
-            rep_count: 0,
-            plies: 0,
-            max_plies,
-            result: None,
+            progress: Progress::new(max_plies),
             metamorph,
             skip,
             probs,
@@ -214,17 +206,20 @@ impl Fluky {
     /// Records the repetition key after a move (and its roll) and decides
     /// whether the game is over.
     fn finish_move(&mut self, irreversible: bool) {
-        self.rep_count = self.reps.record(self.pos.repetition_key(), irreversible);
+        self.progress.rep_count = self
+            .progress
+            .reps
+            .record(self.pos.repetition_key(), irreversible);
         let pos = &self.pos;
-        self.result = if !pos.has_legal_move() {
+        self.progress.result = if !pos.has_legal_move() {
             if pos.is_check() {
-                Some((Termination::Checkmate, Some(pos.turn().other())))
+                Some((Termination::Checkmate, Some(pos.turn().other() as Player)))
             } else {
                 Some((Termination::Stalemate, None))
             }
-        } else if self.rep_count >= 3 {
+        } else if self.progress.rep_count >= 3 {
             Some((Termination::ThreefoldRepetition, None))
-        } else if self.plies >= self.max_plies {
+        } else if self.progress.plies >= self.progress.max_plies {
             Some((Termination::MaxPlies, None))
         } else {
             None
@@ -323,8 +318,11 @@ impl Game for Fluky {
             "fluky"
         }
     }
+    fn progress(&self) -> &Progress {
+        &self.progress
+    }
     fn node(&self) -> Node {
-        if self.result.is_some() {
+        if self.progress.result.is_some() {
             Node::Terminal
         } else if self.pending.is_some() {
             Node::Chance
@@ -340,7 +338,7 @@ impl Game for Fluky {
     }
     fn legal_moves(&self, out: &mut MoveList) {
         out.clear();
-        if self.result.is_none() && self.pending.is_none() {
+        if self.progress.result.is_none() && self.pending.is_none() {
             self.pos.legal_moves(out);
         }
     }
@@ -352,11 +350,13 @@ impl Game for Fluky {
         };
         let may_roll = self.roll_possible(role, mv);
         let captured = self.pos.play(mv).is_some();
-        self.plies += 1;
+        self.progress.plies += 1;
         if role == Role::King {
             if mv.to() == self.goals[us as usize] {
-                self.reps.record(self.pos.repetition_key(), captured);
-                self.result = Some((Termination::KingReachedStart, Some(us)));
+                self.progress
+                    .reps
+                    .record(self.pos.repetition_key(), captured);
+                self.progress.result = Some((Termination::KingReachedStart, Some(us as Player)));
                 return;
             }
         } else if may_roll && self.check_allows_roll(mv, &self.pos) {
@@ -367,7 +367,7 @@ impl Game for Fluky {
     }
     fn chance_outcomes(&self, out: &mut Outcomes) {
         out.clear();
-        if self.pending.is_some() && self.result.is_none() {
+        if self.pending.is_some() && self.progress.result.is_none() {
             for (id, &p) in self.probs.iter().enumerate() {
                 if p > 0.0 {
                     out.add(id as Action, p);
@@ -395,12 +395,6 @@ impl Game for Fluky {
     fn max_chance_outcomes(&self) -> usize {
         4
     }
-    fn termination(&self) -> Option<Termination> {
-        self.result.map(|r| r.0)
-    }
-    fn winner(&self) -> Option<Player> {
-        self.result.and_then(|r| r.1).map(|c| c as Player)
-    }
     fn san(&self, mv: Move) -> String {
         if mv.is_null() {
             return "pass".into();
@@ -425,15 +419,6 @@ impl Game for Fluky {
             s.push_str(&square_name(sq));
         }
         s
-    }
-    fn plies(&self) -> u32 {
-        self.plies
-    }
-    fn max_plies(&self) -> u32 {
-        self.max_plies
-    }
-    fn repetitions(&self) -> u32 {
-        self.rep_count.saturating_sub(1)
     }
     fn extra_planes(&self) -> &'static [&'static str] {
         &[
@@ -510,7 +495,7 @@ impl Game for Fluky {
     fn options(&self) -> Options {
         let mut o = Options::new();
         o.insert("fen".into(), self.start_fen.clone().into());
-        o.insert("max_plies".into(), self.max_plies.into());
+        o.insert("max_plies".into(), self.progress.max_plies.into());
         o.insert("roll_skip_on_check".into(), self.skip.name().into());
         o.insert("die_faces".into(), self.die_faces.clone().into());
         o.insert("goal_white".into(), square_name(self.goals[0]).into());

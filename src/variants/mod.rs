@@ -56,19 +56,29 @@ pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
         0
     }
 
+    /// Plies, repetitions and the result, kept the same way by every variant.
+    fn progress(&self) -> &Progress;
     /// Why the game ended, if it did.
-    fn termination(&self) -> Option<Termination>;
+    fn termination(&self) -> Option<Termination> {
+        self.progress().result.map(|r| r.0)
+    }
     /// The winning player, if the game ended with a win.
-    fn winner(&self) -> Option<Player>;
+    fn winner(&self) -> Option<Player> {
+        self.progress().result.and_then(|r| r.1)
+    }
     /// SAN of a legal decision with this variant's check suffixes; `pass`
     /// for [`Move::NULL`].
     fn san(&self, mv: Move) -> String;
     /// FEN, extended with whatever state this variant needs.
     fn fen(&self) -> String;
     /// Player decisions made so far (moves and voluntary passes).
-    fn plies(&self) -> u32;
+    fn plies(&self) -> u32 {
+        self.progress().plies
+    }
     /// The `max_plies` option.
-    fn max_plies(&self) -> u32;
+    fn max_plies(&self) -> u32 {
+        self.progress().max_plies
+    }
     /// The colour a player commands (player 0 is White unless a variant
     /// says otherwise).
     fn color_of(&self, player: Player) -> Color {
@@ -79,7 +89,9 @@ pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
         }
     }
     /// How often the current repetition key was recorded before.
-    fn repetitions(&self) -> u32;
+    fn repetitions(&self) -> u32 {
+        self.progress().rep_count.saturating_sub(1)
+    }
     /// Names of the variant's observation planes after the common ones.
     fn extra_planes(&self) -> &'static [&'static str] {
         &[]

@@ -144,11 +144,7 @@ pub struct RandomMoveNumber {
     records: [Vec<u8>; 2],
     /// Length of the run of equal throws ending each record.
     runs: [u32; 2],
-    reps: RepetitionTable,
-    rep_count: u32,
-    plies: u32,
-    max_plies: u32,
-    result: Option<(Termination, Option<Player>)>,
+    progress: Progress,
 }
 
 fn parse_record(s: &str, which: usize) -> Result<Vec<u8>, GameError> {
@@ -200,23 +196,19 @@ impl RandomMoveNumber {
             white: 0,
             records: [Vec::with_capacity(64), Vec::with_capacity(64)],
             runs: [0, 0],
-            reps: RepetitionTable::default(),
-            rep_count: 0,
-            plies: 0,
-            max_plies,
-            result: None,
+            progress: Progress::new(max_plies),
         };
         if !rest.is_empty() {
             g.read_turn_state(&rest)?;
         }
-        g.rep_count = g.reps.record(g.pos.repetition_key(), true);
+        g.progress.rep_count = g.progress.reps.record(g.pos.repetition_key(), true);
         // Positions that are over already.
         if matches!(g.phase, Phase::Throw | Phase::Move) && !g.has_variant_move() {
             g.end_without_moves();
         } else if g.pos.fifty_moves() {
-            g.result = Some((Termination::FiftyMoves, None));
+            g.progress.result = Some((Termination::FiftyMoves, None));
         } else if g.pos.insufficient_material() {
-            g.result = Some((Termination::InsufficientMaterial, None));
+            g.progress.result = Some((Termination::InsufficientMaterial, None));
         }
         Ok(g)
     }
@@ -348,7 +340,7 @@ impl RandomMoveNumber {
     }
     /// Moves left in the current turn (0 except at decision nodes).
     pub fn moves_left(&self) -> u32 {
-        if self.result.is_none() && self.phase == Phase::Move {
+        if self.progress.result.is_none() && self.phase == Phase::Move {
             self.moves_left
         } else {
             0
@@ -396,7 +388,7 @@ impl RandomMoveNumber {
 
     /// The side to move has no move: checkmate if in check, else stalemate.
     fn end_without_moves(&mut self) {
-        self.result = if self.pos.is_check() {
+        self.progress.result = if self.pos.is_check() {
             Some((
                 Termination::Checkmate,
                 Some(self.player_of(self.pos.turn().other())),
@@ -483,8 +475,11 @@ impl Game for RandomMoveNumber {
     fn variant(&self) -> &'static str {
         NAME
     }
+    fn progress(&self) -> &Progress {
+        &self.progress
+    }
     fn node(&self) -> Node {
-        if self.result.is_some() {
+        if self.progress.result.is_some() {
             return Node::Terminal;
         }
         match self.phase {
@@ -500,7 +495,7 @@ impl Game for RandomMoveNumber {
     }
     fn legal_moves(&self, out: &mut MoveList) {
         out.clear();
-        if self.result.is_some() || self.phase != Phase::Move {
+        if self.progress.result.is_some() || self.phase != Phase::Move {
             return;
         }
         self.pos.legal_moves(out);
@@ -533,11 +528,11 @@ impl Game for RandomMoveNumber {
     fn play(&mut self, mv: Move) {
         let mover = self.pos.turn();
         let mover_player = self.player_of(mover);
-        self.plies += 1;
+        self.progress.plies += 1;
         if self.pos.king(mover.other()) == Some(mv.to()) {
             self.pos.play(mv);
             self.moves_left = 0;
-            self.result = Some((Termination::KingCaptured, Some(mover_player)));
+            self.progress.result = Some((Termination::KingCaptured, Some(mover_player)));
             return;
         }
         self.pos.play(mv);
@@ -552,21 +547,24 @@ impl Game for RandomMoveNumber {
             self.pos.set_turn(mover);
             self.pos.clear_ep();
         }
-        self.rep_count = self.reps.record(self.pos.repetition_key(), irreversible);
+        self.progress.rep_count = self
+            .progress
+            .reps
+            .record(self.pos.repetition_key(), irreversible);
         // After a legal non-capturing-the-king move the mover's king is safe,
         // so orthodox legality decides whether the side to move can move.
         if !self.pos.has_legal_move() {
             self.end_without_moves();
-        } else if self.rep_count >= 3 {
-            self.result = Some((Termination::ThreefoldRepetition, None));
+        } else if self.progress.rep_count >= 3 {
+            self.progress.result = Some((Termination::ThreefoldRepetition, None));
         } else if self.pos.fifty_moves() {
-            self.result = Some((Termination::FiftyMoves, None));
+            self.progress.result = Some((Termination::FiftyMoves, None));
         } else if self.pos.insufficient_material() {
-            self.result = Some((Termination::InsufficientMaterial, None));
-        } else if self.plies >= self.max_plies {
-            self.result = Some((Termination::MaxPlies, None));
+            self.progress.result = Some((Termination::InsufficientMaterial, None));
+        } else if self.progress.plies >= self.progress.max_plies {
+            self.progress.result = Some((Termination::MaxPlies, None));
         }
-        if self.result.is_some() {
+        if self.progress.result.is_some() {
             self.moves_left = 0;
             return;
         }
@@ -577,7 +575,7 @@ impl Game for RandomMoveNumber {
     }
     fn chance_outcomes(&self, out: &mut Outcomes) {
         out.clear();
-        if self.result.is_none() && self.phase != Phase::Move {
+        if self.progress.result.is_none() && self.phase != Phase::Move {
             for id in 0..6 {
                 out.add(id, 1.0 / 6.0);
             }
@@ -606,7 +604,7 @@ impl Game for RandomMoveNumber {
                 let n = self.push_throw(p, d);
                 match throw_effect(d, n) {
                     ThrowEffect::Lose => {
-                        self.result = Some((Termination::SixSixes, Some(1 - p)));
+                        self.progress.result = Some((Termination::SixSixes, Some(1 - p)));
                     }
                     ThrowEffect::Switch => {
                         self.white = 1 - self.white;
@@ -634,12 +632,6 @@ impl Game for RandomMoveNumber {
     fn max_chance_outcomes(&self) -> usize {
         6
     }
-    fn termination(&self) -> Option<Termination> {
-        self.result.map(|r| r.0)
-    }
-    fn winner(&self) -> Option<Player> {
-        self.result.and_then(|r| r.1)
-    }
     fn san(&self, mv: Move) -> String {
         if mv.is_null() {
             return "pass".into();
@@ -650,7 +642,7 @@ impl Game for RandomMoveNumber {
         san::san(&self.pos, mv)
     }
     fn fen(&self) -> String {
-        let phase = if self.result.is_some() {
+        let phase = if self.progress.result.is_some() {
             "over"
         } else {
             self.phase.name()
@@ -678,21 +670,12 @@ impl Game for RandomMoveNumber {
             rec(&self.records[1])
         )
     }
-    fn plies(&self) -> u32 {
-        self.plies
-    }
-    fn max_plies(&self) -> u32 {
-        self.max_plies
-    }
     fn color_of(&self, player: Player) -> Color {
         if player == self.white {
             Color::White
         } else {
             Color::Black
         }
-    }
-    fn repetitions(&self) -> u32 {
-        self.rep_count.saturating_sub(1)
     }
     fn extra_planes(&self) -> &'static [&'static str] {
         &[
@@ -729,7 +712,7 @@ impl Game for RandomMoveNumber {
                 c[1].name()
             )),
         }
-        if self.result.is_none() {
+        if self.progress.result.is_none() {
             v.push(match self.phase {
                 Phase::Choose0 | Phase::Choose1 => {
                     format!("player {} throws for colours", self.thrower())
@@ -773,7 +756,7 @@ impl Game for RandomMoveNumber {
                 return Err(format!("cached run of player {pl} is wrong"));
             }
         }
-        if self.result.is_some() {
+        if self.progress.result.is_some() {
             return Ok(());
         }
         if p.king(Color::White).is_none() || p.king(Color::Black).is_none() {
@@ -816,7 +799,7 @@ impl Game for RandomMoveNumber {
     }
     fn options(&self) -> Options {
         let mut o = Options::new();
-        o.insert("max_plies".into(), self.max_plies.into());
+        o.insert("max_plies".into(), self.progress.max_plies.into());
         o
     }
 }

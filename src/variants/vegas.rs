@@ -156,11 +156,7 @@ pub struct Vegas {
     die_b: String,
     table: Box<OutcomeTable>,
     start_fen: String,
-    reps: RepetitionTable,
-    rep_count: u32,
-    plies: u32,
-    max_plies: u32,
-    result: Option<(Termination, Option<Color>)>,
+    progress: Progress,
 }
 
 fn face_index(c: char) -> Option<u8> {
@@ -293,13 +289,9 @@ impl Vegas {
             die_b,
             table: Box::new(OutcomeTable(table)),
             start_fen: fen.to_string(),
-            reps: RepetitionTable::default(),
-            rep_count: 0,
-            plies: 0,
-            max_plies,
-            result: None,
+            progress: Progress::new(max_plies),
         };
-        g.rep_count = g.reps.record(g.pos.repetition_key(), true);
+        g.progress.rep_count = g.progress.reps.record(g.pos.repetition_key(), true);
         let pos = &g.pos;
         let end = if in_check && !pos.has_legal_move() {
             Some((Termination::Checkmate, Some(pos.turn().other())))
@@ -340,7 +332,7 @@ impl Vegas {
     }
 
     fn finish(&mut self, t: Termination, winner: Option<Color>) {
-        self.result = Some((t, winner));
+        self.progress.result = Some((t, winner.map(|c| c as Player)));
         self.phase = Phase::Over;
     }
 
@@ -400,6 +392,9 @@ impl Game for Vegas {
     fn variant(&self) -> &'static str {
         "vegas"
     }
+    fn progress(&self) -> &Progress {
+        &self.progress
+    }
     fn node(&self) -> Node {
         match self.phase {
             Phase::Chance => Node::Chance,
@@ -434,10 +429,10 @@ impl Game for Vegas {
         }
     }
     fn play(&mut self, mv: Move) {
-        self.plies += 1;
+        self.progress.plies += 1;
         self.roll = None;
         if mv.is_null() {
-            if self.plies >= self.max_plies {
+            if self.progress.plies >= self.progress.max_plies {
                 self.finish(Termination::MaxPlies, None);
             } else {
                 self.pass_turn();
@@ -450,17 +445,20 @@ impl Game for Vegas {
         self.pos.play(mv);
         self.free = mover_was_in_check;
         let irreversible = self.pos.halfmove_clock() == 0;
-        self.rep_count = self.reps.record(self.pos.repetition_key(), irreversible);
+        self.progress.rep_count = self
+            .progress
+            .reps
+            .record(self.pos.repetition_key(), irreversible);
         let pos = &self.pos;
         if pos.is_check() && !pos.has_legal_move() {
             self.finish(Termination::Checkmate, Some(mover));
-        } else if self.rep_count >= 3 {
+        } else if self.progress.rep_count >= 3 {
             self.finish(Termination::ThreefoldRepetition, None);
         } else if pos.fifty_moves() {
             self.finish(Termination::FiftyMoves, None);
         } else if pos.insufficient_material() {
             self.finish(Termination::InsufficientMaterial, None);
-        } else if self.plies >= self.max_plies {
+        } else if self.progress.plies >= self.progress.max_plies {
             self.finish(Termination::MaxPlies, None);
         } else {
             self.start_turn();
@@ -504,12 +502,6 @@ impl Game for Vegas {
     fn max_chance_outcomes(&self) -> usize {
         49
     }
-    fn termination(&self) -> Option<Termination> {
-        self.result.map(|r| r.0)
-    }
-    fn winner(&self) -> Option<Player> {
-        self.result.and_then(|r| r.1).map(|c| c as Player)
-    }
     fn san(&self, mv: Move) -> String {
         if mv.is_null() {
             "pass".into()
@@ -530,15 +522,6 @@ impl Game for Vegas {
             " -"
         });
         s
-    }
-    fn plies(&self) -> u32 {
-        self.plies
-    }
-    fn max_plies(&self) -> u32 {
-        self.max_plies
-    }
-    fn repetitions(&self) -> u32 {
-        self.rep_count.saturating_sub(1)
     }
     fn extra_planes(&self) -> &'static [&'static str] {
         &EXTRA_PLANES
@@ -638,7 +621,7 @@ impl Game for Vegas {
                 }
             }
             Phase::Over => {
-                if self.result.is_none() {
+                if self.progress.result.is_none() {
                     return Err("over without a result".into());
                 }
             }
@@ -655,7 +638,7 @@ impl Game for Vegas {
     fn options(&self) -> Options {
         let mut o = Options::new();
         o.insert("fen".into(), self.start_fen.clone().into());
-        o.insert("max_plies".into(), self.max_plies.into());
+        o.insert("max_plies".into(), self.progress.max_plies.into());
         o.insert("die_a".into(), self.die_a.clone().into());
         o.insert("die_b".into(), self.die_b.clone().into());
         o
