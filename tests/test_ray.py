@@ -3,7 +3,9 @@ deaths, Ctrl-C, and the errors when Ray is missing or misused."""
 
 from __future__ import annotations
 
+import os
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -110,6 +112,57 @@ def test_ctrl_c_returns_the_finished_prefix(ray_cluster: Any) -> None:
     assert interrupted and 0 <= len(parts) < len(shards)
     for part, shard in zip(parts, shards):
         assert np.array_equal(part["plies"], run_shard(shard)["plies"])
+
+
+def wait_for(condition: Any, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_ctrl_c_kills_the_running_tasks(ray_cluster: Any, tmp_path: Path) -> None:
+    """A shard still playing when Ctrl-C comes is stopped, not left running
+    on the cluster: its worker process is killed (``ray.cancel(force=True)``)."""
+    marks = str(tmp_path)
+
+    def slow_first_legal(state: dc.State) -> int:
+        # Says which worker runs it, then plays one move per 50 ms: the game
+        # (up to 2,000 plies) would take over a minute.
+        open(os.path.join(marks, f"worker-{os.getpid()}"), "a").close()
+        time.sleep(0.05)
+        return state.legal_actions()[0]
+
+    def slow_worker() -> list[int]:
+        return [int(p.name.split("-")[1]) for p in tmp_path.iterdir()]
+
+    class CtrlCOnceSlowShardRuns:
+        def update(self, k: int) -> None:
+            assert wait_for(slow_worker, 60), "the slow shard never started"
+            raise KeyboardInterrupt
+
+    fast = Shard("fluky", ("random", "random"), 1, 0, 4, {})
+    slow = Shard("chess", (slow_first_legal, "random"), 1, 4, 1, {"max_plies": 2000})
+    t0 = time.monotonic()
+    parts, interrupted = ray_backend.run_shards([fast, slow], bar=CtrlCOnceSlowShardRuns())
+    assert interrupted and len(parts) == 1
+    assert np.array_equal(parts[0]["plies"], run_shard(fast)["plies"])
+    (pid,) = slow_worker()
+    assert wait_for(lambda: not alive(pid), 30), f"worker {pid} still runs the cancelled shard"
+    assert time.monotonic() - t0 < 60
+    # The cluster goes on working.
+    r = dc.playouts("fluky", 50, seed=9, chunk_size=25, backend="ray")
+    assert same(r, dc.playouts("fluky", 50, seed=9), PLAYOUT_KEYS)
 
 
 def test_threads_beyond_a_node_is_a_value_error(ray_cluster: Any) -> None:
