@@ -1,5 +1,5 @@
 //! Attack tables, all computed by `const fn`: leapers, `between`, `line`,
-//! and kindergarten bitboards for the sliders (about 11 KB in all).
+//! and kindergarten bitboards for the sliders (about 11 KB of those).
 //!
 //! Everything here is for the full 8x8 grid. Smaller boards mask the result
 //! and add the off-board squares to the occupancy, so that sliders stop at
