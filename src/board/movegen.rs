@@ -263,6 +263,11 @@ impl Position {
         for k in self.by_role(Role::King) & theirs {
             attacked |= king_attacks(k).0;
         }
+        to &= !Bitboard(attacked);
+        if to.is_empty() {
+            // Boxed in (as in the opening): no piece attack to compute.
+            return;
+        }
         let queens = self.by_role(Role::Queen);
         let rq = (self.by_role(Role::Rook) | queens) & theirs;
         let bq = (self.by_role(Role::Bishop) | queens) & theirs;
