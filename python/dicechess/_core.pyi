@@ -158,7 +158,10 @@ class VecEnv:
     (self-play) or an agent spec (``AGENT_SPECS``: ``"random"``, ``"greedy"``,
     ``"expectimax:depth=N"``, ``"mcts:sims=N,..."``) playing player 1 inside,
     one agent per env drawing from the episode's generator; an invalid spec
-    raises ``ValueError`` listing the valid ones.
+    raises ``ValueError`` listing the valid ones. ``threads``: 1 steps on the
+    calling thread, N on an own pool of N threads, None on all cores where
+    that pays (256 or more envs, or any number with a searching opponent)
+    and on the calling thread otherwise; results never depend on it.
     """
 
     def __new__(

@@ -37,7 +37,8 @@ class DiceChessVectorEnv(gym.vector.VectorEnv):
 
     ``opponent`` is an agent spec (see the module doc); an invalid one raises
     ``ValueError`` listing the valid specs. ``seed`` seeds every episode's
-    generator; ``threads`` (None: all cores) never changes the results;
+    generator; ``threads`` (None: all cores where that pays, see
+    ``dicechess.VecEnv``) never changes the results;
     ``options`` are the variant's options (e.g. ``max_plies``).
     """
 
