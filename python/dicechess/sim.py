@@ -165,6 +165,22 @@ def concat(parts: Sequence[dict[str, np.ndarray]], key: str, dtype: Any) -> np.n
     return np.concatenate([p[key] for p in parts]).astype(dtype, copy=False)
 
 
+#: The per-game arrays of every batched run (playouts, arenas, roll luck),
+#: with their dtypes.
+GAME_ARRAYS: dict[str, Any] = {
+    "winner": np.int8,
+    "plies": np.uint32,
+    "chance_events": np.uint32,
+    "termination": np.int8,
+    "player0_color": np.int8,
+}
+
+
+def game_arrays(parts: Sequence[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """The per-game arrays of a run, concatenated from its shards' parts."""
+    return {k: concat(parts, k, t) for k, t in GAME_ARRAYS.items()}
+
+
 def check_count(name: str, n: object, high: int = 10**10) -> int:
     """``n`` as an int in ``0..=high``, else TypeError/ValueError naming ``name``."""
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
@@ -318,11 +334,7 @@ def playout_result(
         variant=variant,
         seed=seed,
         options=options,
-        winner=concat(parts, "winner", np.int8),
-        plies=concat(parts, "plies", np.uint32),
-        chance_events=concat(parts, "chance_events", np.uint32),
-        termination=concat(parts, "termination", np.int8),
-        player0_color=concat(parts, "player0_color", np.int8),
+        **game_arrays(parts),
         interrupted=interrupted,
         agents=agents,
     )

@@ -389,17 +389,11 @@ impl Position {
             & them
     }
 
-    /// Whether colour `by` attacks `sq` with occupancy `occ` (branch-free:
-    /// in random games an early exit mispredicts more often than it saves).
-    #[inline(always)]
-    pub fn attacked_with(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
-        self.attackers_to(sq, by, occ).any()
-    }
-
-    /// Whether `sq` is attacked by colour `by`.
+    /// Whether `sq` is attacked by colour `by` (branch-free: in random games
+    /// an early exit mispredicts more often than it saves).
     #[inline(always)]
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
-        self.attacked_with(sq, by, self.occupied())
+        self.attackers_to(sq, by, self.occupied()).any()
     }
 
     /// Pieces giving check to the side to move.

@@ -128,7 +128,7 @@ impl Chess {
             progress: Progress::new(max_plies),
             legal: LegalCache::default(),
         };
-        g.progress.rep_count = g.progress.reps.record(g.pos.repetition_key(), true);
+        g.progress.record(g.pos.repetition_key(), true);
         g.update_result();
         g
     }
@@ -189,9 +189,7 @@ impl Game for Chess {
         self.pos.play(mv);
         self.progress.plies += 1;
         let irreversible = self.pos.halfmove_clock() == 0;
-        self.progress.rep_count = self
-            .progress
-            .reps
+        self.progress
             .record(self.pos.repetition_key(), irreversible);
         self.update_result();
     }

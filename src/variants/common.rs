@@ -267,7 +267,7 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// A game not started yet (record the start position with `reps`).
+    /// A game not started yet (record the start position with `record`).
     pub fn new(max_plies: u32) -> Progress {
         Progress {
             reps: RepetitionTable::default(),
@@ -276,6 +276,14 @@ impl Progress {
             max_plies,
             result: None,
         }
+    }
+
+    /// Records the position reached (its repetition `key`; `irreversible`:
+    /// the move that led here can never be undone) and how often it has
+    /// now been seen.
+    #[inline(always)]
+    pub fn record(&mut self, key: u64, irreversible: bool) {
+        self.rep_count = self.reps.record(key, irreversible);
     }
 }
 

@@ -270,7 +270,7 @@ impl Cubic {
             start_fen,
             progress: Progress::new(max_plies),
         };
-        g.progress.rep_count = g.progress.reps.record(g.repetition_key(), true);
+        g.progress.record(g.repetition_key(), true);
         g.update_result();
         g
     }
@@ -561,10 +561,7 @@ impl Game for Cubic {
         self.progress.plies += 1;
         // Captures, pawn moves and rotations (halfmove clock 0) can never be undone.
         let irreversible = self.pos.halfmove_clock() == 0;
-        self.progress.rep_count = self
-            .progress
-            .reps
-            .record(self.repetition_key(), irreversible);
+        self.progress.record(self.repetition_key(), irreversible);
         self.update_result();
     }
     fn san(&self, mv: Move) -> String {

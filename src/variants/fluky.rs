@@ -206,9 +206,7 @@ impl Fluky {
     /// Records the repetition key after a move (and its roll) and decides
     /// whether the game is over.
     fn finish_move(&mut self, irreversible: bool) {
-        self.progress.rep_count = self
-            .progress
-            .reps
+        self.progress
             .record(self.pos.repetition_key(), irreversible);
         let pos = &self.pos;
         self.progress.result = if !pos.has_legal_move() {

@@ -201,7 +201,7 @@ impl RandomMoveNumber {
         if !rest.is_empty() {
             g.read_turn_state(&rest)?;
         }
-        g.progress.rep_count = g.progress.reps.record(g.pos.repetition_key(), true);
+        g.progress.record(g.pos.repetition_key(), true);
         // Positions that are over already.
         if matches!(g.phase, Phase::Throw | Phase::Move) && !g.has_variant_move() {
             g.end_without_moves();
@@ -547,9 +547,7 @@ impl Game for RandomMoveNumber {
             self.pos.set_turn(mover);
             self.pos.clear_ep();
         }
-        self.progress.rep_count = self
-            .progress
-            .reps
+        self.progress
             .record(self.pos.repetition_key(), irreversible);
         // After a legal non-capturing-the-king move the mover's king is safe,
         // so orthodox legality decides whether the side to move can move.

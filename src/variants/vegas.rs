@@ -291,7 +291,7 @@ impl Vegas {
             start_fen: fen.to_string(),
             progress: Progress::new(max_plies),
         };
-        g.progress.rep_count = g.progress.reps.record(g.pos.repetition_key(), true);
+        g.progress.record(g.pos.repetition_key(), true);
         let pos = &g.pos;
         let end = if in_check && !pos.has_legal_move() {
             Some((Termination::Checkmate, Some(pos.turn().other())))
@@ -445,9 +445,7 @@ impl Game for Vegas {
         self.pos.play(mv);
         self.free = mover_was_in_check;
         let irreversible = self.pos.halfmove_clock() == 0;
-        self.progress.rep_count = self
-            .progress
-            .reps
+        self.progress
             .record(self.pos.repetition_key(), irreversible);
         let pos = &self.pos;
         if pos.is_check() && !pos.has_legal_move() {
