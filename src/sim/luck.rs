@@ -184,11 +184,5 @@ pub fn roll_luck(
         }
         (games, rolls)
     };
-    match threads {
-        Some(t) => match rayon::ThreadPoolBuilder::new().num_threads(t).build() {
-            Ok(pool) => pool.install(run),
-            Err(_) => run(),
-        },
-        None => run(),
-    }
+    super::on_threads(threads, run)
 }

@@ -93,3 +93,16 @@ pub fn play_random_game<G: Game>(g: &mut G, rng: &mut GameRng) -> PlayoutStats {
         |_, _, _, _| {},
     )
 }
+
+/// Runs `run` (a batch of rayon work) on a pool of `threads` threads, or on
+/// rayon's global pool for None (also if the pool cannot be started: the
+/// results do not depend on the thread count, only the speed does).
+pub(crate) fn on_threads<R: Send>(threads: Option<usize>, run: impl FnOnce() -> R + Send) -> R {
+    match threads {
+        Some(t) => match rayon::ThreadPoolBuilder::new().num_threads(t).build() {
+            Ok(pool) => pool.install(run),
+            Err(_) => run(),
+        },
+        None => run(),
+    }
+}

@@ -101,13 +101,7 @@ pub fn playouts(
             })
             .collect()
     };
-    match threads {
-        Some(t) => match rayon::ThreadPoolBuilder::new().num_threads(t).build() {
-            Ok(pool) => pool.install(run),
-            Err(_) => run(),
-        },
-        None => run(),
-    }
+    super::on_threads(threads, run)
 }
 
 #[cfg(test)]
