@@ -134,25 +134,10 @@ impl Chess {
     }
 
     fn update_result(&mut self) {
-        let pos = &self.pos;
-        let has_move = self.legal.fill(pos);
-        self.progress.result = if !has_move {
-            if pos.is_check() {
-                Some((Termination::Checkmate, Some(pos.turn().other() as Player)))
-            } else {
-                Some((Termination::Stalemate, None))
-            }
-        } else if self.progress.rep_count >= 3 {
-            Some((Termination::ThreefoldRepetition, None))
-        } else if pos.fifty_moves() {
-            Some((Termination::FiftyMoves, None))
-        } else if pos.insufficient_material() {
-            Some((Termination::InsufficientMaterial, None))
-        } else if self.progress.plies >= self.progress.max_plies {
-            Some((Termination::MaxPlies, None))
-        } else {
-            None
-        };
+        let (pos, legal) = (&self.pos, &mut self.legal);
+        self.progress.result =
+            orthodox_ending(pos, &self.progress, Endings::CHESS, || legal.fill(pos))
+                .map(by_color_index);
     }
 }
 

@@ -330,24 +330,11 @@ impl Cubic {
 
     fn update_result(&mut self) {
         let pos = &self.pos;
-        let check = pos.is_check();
-        self.progress.result = if !(pos.has_legal_move() || (!check && self.can_rotate())) {
-            if check {
-                Some((Termination::Checkmate, Some(pos.turn().other() as Player)))
-            } else {
-                Some((Termination::Stalemate, None))
-            }
-        } else if self.progress.rep_count >= 3 {
-            Some((Termination::ThreefoldRepetition, None))
-        } else if pos.fifty_moves() {
-            Some((Termination::FiftyMoves, None))
-        } else if pos.insufficient_material() {
-            Some((Termination::InsufficientMaterial, None))
-        } else if self.progress.plies >= self.progress.max_plies {
-            Some((Termination::MaxPlies, None))
-        } else {
-            None
-        };
+        // A side that can only rotate is not stalemated (a ruling); a
+        // rotation cannot answer a check.
+        let has_move = || pos.has_legal_move() || (!pos.is_check() && self.can_rotate());
+        self.progress.result =
+            orthodox_ending(pos, &self.progress, Endings::CHESS, has_move).map(by_color_index);
     }
 
     fn describe_stock(&self, c: Color) -> String {

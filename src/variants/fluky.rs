@@ -209,19 +209,9 @@ impl Fluky {
         self.progress
             .record(self.pos.repetition_key(), irreversible);
         let pos = &self.pos;
-        self.progress.result = if !pos.has_legal_move() {
-            if pos.is_check() {
-                Some((Termination::Checkmate, Some(pos.turn().other() as Player)))
-            } else {
-                Some((Termination::Stalemate, None))
-            }
-        } else if self.progress.rep_count >= 3 {
-            Some((Termination::ThreefoldRepetition, None))
-        } else if self.progress.plies >= self.progress.max_plies {
-            Some((Termination::MaxPlies, None))
-        } else {
-            None
-        };
+        self.progress.result =
+            orthodox_ending(pos, &self.progress, Endings::SMALL, || pos.has_legal_move())
+                .map(by_color_index);
     }
 }
 

@@ -10,11 +10,13 @@ pub mod api;
 pub mod chess;
 mod common;
 pub mod cubic;
+pub mod endings;
 pub mod fluky;
 pub mod random_move_number;
 pub mod vegas;
 
 pub use common::*;
+pub use endings::{by_color_index, no_move_ending, orthodox_ending, ColorResult, Endings};
 
 use crate::board::{Color, Move, MoveList, Position};
 use crate::encode::ActionLayout;

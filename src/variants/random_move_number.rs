@@ -205,10 +205,10 @@ impl RandomMoveNumber {
         // Positions that are over already.
         if matches!(g.phase, Phase::Throw | Phase::Move) && !g.has_variant_move() {
             g.end_without_moves();
-        } else if g.pos.fifty_moves() {
-            g.progress.result = Some((Termination::FiftyMoves, None));
-        } else if g.pos.insufficient_material() {
-            g.progress.result = Some((Termination::InsufficientMaterial, None));
+        } else {
+            // The move test was the variant's own (king captures count).
+            let end = orthodox_ending(&g.pos, &g.progress, Endings::CHESS, || true);
+            g.progress.result = end.map(|r| g.by_player(r));
         }
         Ok(g)
     }
@@ -386,16 +386,14 @@ impl RandomMoveNumber {
         self.pos.has_legal_move() || self.standing_check()
     }
 
+    /// A colour result as a result per player.
+    fn by_player(&self, r: ColorResult) -> (Termination, Option<Player>) {
+        (r.0, r.1.map(|c| self.player_of(c)))
+    }
+
     /// The side to move has no move: checkmate if in check, else stalemate.
     fn end_without_moves(&mut self) {
-        self.progress.result = if self.pos.is_check() {
-            Some((
-                Termination::Checkmate,
-                Some(self.player_of(self.pos.turn().other())),
-            ))
-        } else {
-            Some((Termination::Stalemate, None))
-        };
+        self.progress.result = Some(self.by_player(no_move_ending(&self.pos)));
     }
 
     /// Start of a turn of the player commanding the colour to move.
@@ -551,17 +549,9 @@ impl Game for RandomMoveNumber {
             .record(self.pos.repetition_key(), irreversible);
         // After a legal non-capturing-the-king move the mover's king is safe,
         // so orthodox legality decides whether the side to move can move.
-        if !self.pos.has_legal_move() {
-            self.end_without_moves();
-        } else if self.progress.rep_count >= 3 {
-            self.progress.result = Some((Termination::ThreefoldRepetition, None));
-        } else if self.pos.fifty_moves() {
-            self.progress.result = Some((Termination::FiftyMoves, None));
-        } else if self.pos.insufficient_material() {
-            self.progress.result = Some((Termination::InsufficientMaterial, None));
-        } else if self.progress.plies >= self.progress.max_plies {
-            self.progress.result = Some((Termination::MaxPlies, None));
-        }
+        let pos = &self.pos;
+        let end = orthodox_ending(pos, &self.progress, Endings::CHESS, || pos.has_legal_move());
+        self.progress.result = end.map(|r| self.by_player(r));
         if self.progress.result.is_some() {
             self.moves_left = 0;
             return;

@@ -293,15 +293,9 @@ impl Vegas {
         };
         g.progress.record(g.pos.repetition_key(), true);
         let pos = &g.pos;
-        let end = if in_check && !pos.has_legal_move() {
-            Some((Termination::Checkmate, Some(pos.turn().other())))
-        } else if pos.fifty_moves() {
-            Some((Termination::FiftyMoves, None))
-        } else if pos.insufficient_material() {
-            Some((Termination::InsufficientMaterial, None))
-        } else {
-            None
-        };
+        let end = orthodox_ending(pos, &g.progress, Endings::NO_STALEMATE, || {
+            pos.has_legal_move()
+        });
         if let Some(e) = end {
             g.finish(e.0, e.1);
         } else {
@@ -439,7 +433,6 @@ impl Game for Vegas {
             }
             return;
         }
-        let mover = self.pos.turn();
         // The opponent's previous move gave check iff the mover is in check now.
         let mover_was_in_check = self.phase == Phase::Evasion;
         self.pos.play(mv);
@@ -448,18 +441,11 @@ impl Game for Vegas {
         self.progress
             .record(self.pos.repetition_key(), irreversible);
         let pos = &self.pos;
-        if pos.is_check() && !pos.has_legal_move() {
-            self.finish(Termination::Checkmate, Some(mover));
-        } else if self.progress.rep_count >= 3 {
-            self.finish(Termination::ThreefoldRepetition, None);
-        } else if pos.fifty_moves() {
-            self.finish(Termination::FiftyMoves, None);
-        } else if pos.insufficient_material() {
-            self.finish(Termination::InsufficientMaterial, None);
-        } else if self.progress.plies >= self.progress.max_plies {
-            self.finish(Termination::MaxPlies, None);
-        } else {
-            self.start_turn();
+        match orthodox_ending(pos, &self.progress, Endings::NO_STALEMATE, || {
+            pos.has_legal_move()
+        }) {
+            Some((t, winner)) => self.finish(t, winner),
+            None => self.start_turn(),
         }
     }
     fn chance_outcomes(&self, out: &mut Outcomes) {
