@@ -8,6 +8,7 @@ pub mod board;
 pub mod encode;
 pub mod notation;
 pub mod perft;
+pub mod play;
 pub mod sim;
 pub mod variants;
 

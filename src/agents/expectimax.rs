@@ -19,7 +19,7 @@
 
 use super::eval::{evaluate, terminal_value, Evaluate, PIECE_VALUES};
 use crate::board::{Move, MoveKind, MoveList, MAX_MOVES};
-use crate::sim::GameRng;
+use crate::play::GameRng;
 use crate::variants::{Node, Outcomes};
 use rand::RngExt;
 use std::collections::HashMap;

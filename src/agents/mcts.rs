@@ -12,7 +12,7 @@ use super::eval::{evaluate, terminal_value, Evaluate};
 use super::expectimax::Search;
 use super::Rollout;
 use crate::board::{Move, MoveList};
-use crate::sim::{random_move, sample_outcome, GameRng};
+use crate::play::{random_move, sample_outcome, GameRng};
 use crate::variants::{Node, Outcomes};
 use rand::RngExt;
 

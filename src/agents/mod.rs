@@ -26,7 +26,7 @@ pub mod mcts;
 pub use eval::Evaluate;
 
 use crate::board::{Move, MoveList};
-use crate::sim::{play_out, random_move, GameRng, PlayoutStats};
+use crate::play::{play_out, random_move, GameRng, PlayoutStats};
 use crate::variants::{Action, GameError, Node, Outcomes};
 use std::fmt;
 

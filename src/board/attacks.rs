@@ -26,7 +26,9 @@ const fn leaper_table(deltas: &[(i8, i8)]) -> [u64; 64] {
     t
 }
 
-static KNIGHT: [u64; 64] = leaper_table(&[
+/// A knight's (file, rank) steps, in the order of AlphaZero's knight
+/// planes (the action encoding uses the same order).
+pub const KNIGHT_DELTAS: [(i8, i8); 8] = [
     (1, 2),
     (2, 1),
     (2, -1),
@@ -35,7 +37,9 @@ static KNIGHT: [u64; 64] = leaper_table(&[
     (-2, -1),
     (-2, 1),
     (-1, 2),
-]);
+];
+
+static KNIGHT: [u64; 64] = leaper_table(&KNIGHT_DELTAS);
 static KING: [u64; 64] = leaper_table(&[
     (1, 0),
     (1, 1),

@@ -76,11 +76,7 @@ mod serde_mailbox {
 
 impl std::fmt::Debug for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "Position({})",
-            crate::notation::fen::write_board_fen(self)
-        )
+        write!(f, "Position({})", super::text::write_board_fen(self))
     }
 }
 
@@ -436,6 +432,23 @@ impl Position {
     }
 
     // ----- hashing and draws -----
+
+    /// Invariant check: the incremental hash equals the recomputed one.
+    pub fn check_hash(&self) -> Result<(), String> {
+        if self.hash != self.compute_hash() {
+            return Err("incremental hash differs from recomputed hash".into());
+        }
+        Ok(())
+    }
+
+    /// Invariant check of orthodox legality: the side not to move is not in
+    /// check (it would have made an illegal move).
+    pub fn check_opponent_safe(&self) -> Result<(), String> {
+        if self.king_attacked(self.turn.other()) {
+            return Err("the side not to move is in check".into());
+        }
+        Ok(())
+    }
 
     /// Recomputes the hash from scratch (tests compare it with [`hash`](Self::hash)).
     pub fn compute_hash(&self) -> u64 {

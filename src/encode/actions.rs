@@ -38,16 +38,7 @@ const DIRS: [(i8, i8); 8] = [
     (-1, 0),
     (-1, 1),
 ];
-const KNIGHT: [(i8, i8); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
+use crate::board::attacks::KNIGHT_DELTAS as KNIGHT;
 
 /// For each (file, rank) delta in -7..=7 (indexed `+ 7`): its index in
 /// [`KNIGHT`], or 8 + the index in [`DIRS`] of its direction. A table instead

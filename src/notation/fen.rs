@@ -6,33 +6,7 @@
 use crate::board::position::*;
 use crate::board::types::*;
 
-/// The board field of a FEN (`rnbqkbnr/pppppppp/...`).
-pub fn write_board_fen(pos: &Position) -> String {
-    let g = pos.geometry();
-    let mut s = String::new();
-    for r in (0..g.ranks).rev() {
-        let mut empty = 0;
-        for f in 0..g.files {
-            match pos.piece_at(square(f, r)) {
-                Some(p) => {
-                    if empty > 0 {
-                        s.push((b'0' + empty) as char);
-                        empty = 0;
-                    }
-                    s.push(p.char());
-                }
-                None => empty += 1,
-            }
-        }
-        if empty > 0 {
-            s.push((b'0' + empty) as char);
-        }
-        if r > 0 {
-            s.push('/');
-        }
-    }
-    s
-}
+pub use crate::board::text::write_board_fen;
 
 /// The castling field (`KQkq` or `-`).
 pub fn write_castling(rights: u8) -> String {

@@ -53,22 +53,29 @@ pub fn san_body(pos: &Position, mv: Move) -> String {
         .filter(|m| m.to() == to && m.from() != from && pos.role_at(m.from()) == Some(role))
         .map(|m| m.from())
         .collect();
-    if !rivals.is_empty() {
-        let same_file = rivals.iter().any(|&o| file_of(o) == file_of(from));
-        let same_rank = rivals.iter().any(|&o| rank_of(o) == rank_of(from));
-        if !same_file {
-            s.push((b'a' + file_of(from)) as char);
-        } else if !same_rank {
-            s.push((b'1' + rank_of(from)) as char);
-        } else {
-            s.push_str(&square_name(from));
-        }
-    }
+    push_disambiguation(&mut s, from, rivals);
     if capture {
         s.push('x');
     }
     s.push_str(&square_name(to));
     s
+}
+
+/// Appends SAN's disambiguation of a move from `from` when other pieces of
+/// the same role (`rivals`) could reach the same square: the file if it
+/// tells them apart, else the rank, else the square.
+pub fn push_disambiguation(s: &mut String, from: Square, rivals: impl IntoIterator<Item = Square>) {
+    let rivals: Vec<Square> = rivals.into_iter().collect();
+    if rivals.is_empty() {
+        return;
+    }
+    if !rivals.iter().any(|&o| file_of(o) == file_of(from)) {
+        s.push((b'a' + file_of(from)) as char);
+    } else if !rivals.iter().any(|&o| rank_of(o) == rank_of(from)) {
+        s.push((b'1' + rank_of(from)) as char);
+    } else {
+        s.push_str(&square_name(from));
+    }
 }
 
 /// The orthodox check suffix of a legal move: `#` if the opponent is then

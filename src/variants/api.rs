@@ -300,26 +300,7 @@ pub fn game_perft<G: Game>(g: &G, depth: u32) -> u64 {
     }
 }
 
-/// A readable board: ranks top to bottom from White's side, `.` for empty.
-pub fn board_diagram(pos: &crate::board::Position) -> String {
-    use crate::board::square;
-    let g = pos.geometry();
-    let mut s = String::new();
-    for r in (0..g.ranks).rev() {
-        s.push_str(&format!("{} ", r + 1));
-        for f in 0..g.files {
-            s.push(' ');
-            s.push(pos.piece_at(square(f, r)).map(|p| p.char()).unwrap_or('.'));
-        }
-        s.push('\n');
-    }
-    s.push_str("  ");
-    for f in 0..g.files {
-        s.push(' ');
-        s.push((b'a' + f) as char);
-    }
-    s
-}
+pub use crate::board::text::board_diagram;
 
 /// `str(state)`: the board, whose turn it is, variant state and the FEN.
 pub fn pretty<G: Game>(g: &G) -> String {

@@ -142,23 +142,9 @@ impl Chess {
 }
 
 impl Game for Chess {
+    game_accessors!();
     fn variant(&self) -> &'static str {
         "chess"
-    }
-    fn progress(&self) -> &Progress {
-        &self.progress
-    }
-    fn node(&self) -> Node {
-        match self.progress.result {
-            Some(_) => Node::Terminal,
-            None => Node::Decision(self.pos.turn() as Player),
-        }
-    }
-    fn position(&self) -> &Position {
-        &self.pos
-    }
-    fn layout(&self) -> ActionLayout {
-        LAYOUT
     }
     fn legal_moves(&self, out: &mut MoveList) {
         out.clear();

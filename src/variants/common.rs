@@ -250,6 +250,15 @@ impl Outcomes {
     }
 }
 
+/// The name of outcome id `outcome` in a variant's table of outcome names
+/// (the id itself if it is out of the table).
+pub fn outcome_name_in(names: &[&str], outcome: Action) -> String {
+    names
+        .get(outcome as usize)
+        .map(|s| s.to_string())
+        .unwrap_or_else(|| outcome.to_string())
+}
+
 /// What every variant keeps the same way besides its position: decisions
 /// made, the `max_plies` option, the repetitions, and the result.
 #[derive(Clone, Debug, Serialize, Deserialize)]

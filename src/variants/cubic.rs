@@ -496,23 +496,9 @@ fn square_at(b: &[u8]) -> Option<Square> {
 }
 
 impl Game for Cubic {
+    game_accessors!();
     fn variant(&self) -> &'static str {
         "cubic"
-    }
-    fn progress(&self) -> &Progress {
-        &self.progress
-    }
-    fn node(&self) -> Node {
-        match self.progress.result {
-            Some(_) => Node::Terminal,
-            None => Node::Decision(self.pos.turn() as Player),
-        }
-    }
-    fn position(&self) -> &Position {
-        &self.pos
-    }
-    fn layout(&self) -> ActionLayout {
-        LAYOUT
     }
     fn legal_moves(&self, out: &mut MoveList) {
         out.clear();
@@ -637,12 +623,8 @@ impl Game for Cubic {
     }
     fn check_invariants(&self) -> Result<(), String> {
         let p = &self.pos;
-        if p.hash() != p.compute_hash() {
-            return Err("incremental hash differs from recomputed hash".into());
-        }
-        if p.king_attacked(p.turn().other()) {
-            return Err("the side not to move is in check".into());
-        }
+        p.check_hash()?;
+        p.check_opponent_safe()?;
         if p.ep_square().is_some() {
             return Err("an en-passant square is set in Cubic Chess".into());
         }

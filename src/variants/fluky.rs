@@ -299,15 +299,13 @@ fn parse_fluky_fen(
 }
 
 impl Game for Fluky {
+    game_accessors!();
     fn variant(&self) -> &'static str {
         if self.metamorph {
             "metamorph"
         } else {
             "fluky"
         }
-    }
-    fn progress(&self) -> &Progress {
-        &self.progress
     }
     fn node(&self) -> Node {
         if self.progress.result.is_some() {
@@ -317,12 +315,6 @@ impl Game for Fluky {
         } else {
             Node::Decision(self.pos.turn() as Player)
         }
-    }
-    fn position(&self) -> &Position {
-        &self.pos
-    }
-    fn layout(&self) -> ActionLayout {
-        LAYOUT
     }
     fn legal_moves(&self, out: &mut MoveList) {
         out.clear();
@@ -375,10 +367,7 @@ impl Game for Fluky {
         self.finish_move(captured);
     }
     fn outcome_name(&self, outcome: Action) -> String {
-        FACE_NAMES
-            .get(outcome as usize)
-            .map(|s| s.to_string())
-            .unwrap_or_else(|| outcome.to_string())
+        outcome_name_in(&FACE_NAMES, outcome)
     }
     fn max_chance_outcomes(&self) -> usize {
         4
@@ -452,9 +441,7 @@ impl Game for Fluky {
     }
     fn check_invariants(&self) -> Result<(), String> {
         let p = &self.pos;
-        if p.hash() != p.compute_hash() {
-            return Err("incremental hash differs from recomputed hash".into());
-        }
+        p.check_hash()?;
         if p.by_role(Role::Queen).any() {
             return Err("a queen on the board".into());
         }

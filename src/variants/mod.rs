@@ -6,6 +6,23 @@
 //! the functions in [`api`] build the action-level API (fixed action ids,
 //! strings, validation) on top of it for every variant at once.
 
+/// The accessors every variant writes alike, for its `impl Game`: the board
+/// (`self.pos`), the progress (`self.progress`) and the action layout (the
+/// module's `LAYOUT`).
+macro_rules! game_accessors {
+    () => {
+        fn progress(&self) -> &Progress {
+            &self.progress
+        }
+        fn position(&self) -> &Position {
+            &self.pos
+        }
+        fn layout(&self) -> ActionLayout {
+            LAYOUT
+        }
+    };
+}
+
 pub mod api;
 pub mod chess;
 mod common;
@@ -29,8 +46,14 @@ use serde::{de::DeserializeOwned, Serialize};
 pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
     /// The variant's name as in `dc.variants()`.
     fn variant(&self) -> &'static str;
-    /// What kind of node this state is.
-    fn node(&self) -> Node;
+    /// What kind of node this state is. The default suits games without
+    /// chance: the side to move decides until the game has a result.
+    fn node(&self) -> Node {
+        match self.progress().result {
+            Some(_) => Node::Terminal,
+            None => Node::Decision(self.position().turn() as Player),
+        }
+    }
     /// The board.
     fn position(&self) -> &Position;
     /// The action space of this variant (fixed for a variant and its options).
@@ -120,11 +143,7 @@ pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
     }
     /// Checks internal invariants (tests call this on random games).
     fn check_invariants(&self) -> Result<(), String> {
-        let p = self.position();
-        if p.hash() != p.compute_hash() {
-            return Err("incremental hash differs from recomputed hash".into());
-        }
-        Ok(())
+        self.position().check_hash()
     }
     /// The options this state was created with (complete, defaults filled).
     fn options(&self) -> Options;

@@ -445,19 +445,7 @@ impl RandomMoveNumber {
                 .attackers_to(to, us, self.pos.occupied())
                 .without(from)
                 & self.pos.pieces(us, role);
-            if rivals.any() {
-                let same_file =
-                    Iterator::any(&mut rivals.into_iter(), |o| file_of(o) == file_of(from));
-                let same_rank =
-                    Iterator::any(&mut rivals.into_iter(), |o| rank_of(o) == rank_of(from));
-                if !same_file {
-                    s.push((b'a' + file_of(from)) as char);
-                } else if !same_rank {
-                    s.push((b'1' + rank_of(from)) as char);
-                } else {
-                    s.push_str(&square_name(from));
-                }
-            }
+            san::push_disambiguation(&mut s, from, rivals);
         }
         s.push('x');
         s.push_str(&square_name(to));
@@ -470,11 +458,9 @@ impl RandomMoveNumber {
 }
 
 impl Game for RandomMoveNumber {
+    game_accessors!();
     fn variant(&self) -> &'static str {
         NAME
-    }
-    fn progress(&self) -> &Progress {
-        &self.progress
     }
     fn node(&self) -> Node {
         if self.progress.result.is_some() {
@@ -484,12 +470,6 @@ impl Game for RandomMoveNumber {
             Phase::Move => Node::Decision(self.player_of(self.pos.turn())),
             _ => Node::Chance,
         }
-    }
-    fn position(&self) -> &Position {
-        &self.pos
-    }
-    fn layout(&self) -> ActionLayout {
-        LAYOUT
     }
     fn legal_moves(&self, out: &mut MoveList) {
         out.clear();
@@ -612,10 +592,7 @@ impl Game for RandomMoveNumber {
         }
     }
     fn outcome_name(&self, outcome: Action) -> String {
-        OUTCOME_NAMES
-            .get(outcome as usize)
-            .map(|s| s.to_string())
-            .unwrap_or_else(|| outcome.to_string())
+        outcome_name_in(&OUTCOME_NAMES, outcome)
     }
     fn max_chance_outcomes(&self) -> usize {
         6
@@ -736,9 +713,7 @@ impl Game for RandomMoveNumber {
     }
     fn check_invariants(&self) -> Result<(), String> {
         let p = &self.pos;
-        if p.hash() != p.compute_hash() {
-            return Err("incremental hash differs from recomputed hash".into());
-        }
+        p.check_hash()?;
         for pl in 0..2 {
             if self.runs[pl] != run_of(&self.records[pl]) {
                 return Err(format!("cached run of player {pl} is wrong"));

@@ -383,11 +383,9 @@ impl Vegas {
 }
 
 impl Game for Vegas {
+    game_accessors!();
     fn variant(&self) -> &'static str {
         "vegas"
-    }
-    fn progress(&self) -> &Progress {
-        &self.progress
     }
     fn node(&self) -> Node {
         match self.phase {
@@ -395,12 +393,6 @@ impl Game for Vegas {
             Phase::Over => Node::Terminal,
             _ => Node::Decision(self.pos.turn() as Player),
         }
-    }
-    fn position(&self) -> &Position {
-        &self.pos
-    }
-    fn layout(&self) -> ActionLayout {
-        LAYOUT
     }
     fn legal_moves(&self, out: &mut MoveList) {
         out.clear();
@@ -576,12 +568,8 @@ impl Game for Vegas {
     }
     fn check_invariants(&self) -> Result<(), String> {
         let p = &self.pos;
-        if p.hash() != p.compute_hash() {
-            return Err("incremental hash differs from recomputed hash".into());
-        }
-        if p.king_attacked(p.turn().other()) {
-            return Err("the side not to move is in check".into());
-        }
+        p.check_hash()?;
+        p.check_opponent_safe()?;
         let in_check = p.is_check();
         match self.phase {
             Phase::Chance => {

@@ -1,0 +1,93 @@
+//! Playing a game: the seeded per-game generator, chance sampling, random
+//! decisions and the one game loop ([`play_out`]) that agents, playouts and
+//! the luck analysis all run.
+//!
+//! Every game's randomness comes only from `(seed, game_index)`, so results
+//! do not depend on threads or chunking.
+
+use crate::board::{Move, MoveList};
+use crate::variants::{Action, Game, Node, Outcomes, Player};
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// The generator every simulation uses (small, fast, portable, pinned).
+pub type GameRng = Xoshiro256PlusPlus;
+
+fn splitmix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The generator of game `index` in a run seeded with `seed`.
+pub fn game_rng(seed: u64, index: u64) -> GameRng {
+    GameRng::seed_from_u64(splitmix(splitmix(seed) ^ index))
+}
+
+/// Samples a chance outcome from the exact distribution.
+#[inline]
+pub fn sample_outcome<G: Game>(g: &G, rng: &mut GameRng, buf: &mut Outcomes) -> Action {
+    g.chance_outcomes(buf);
+    buf.sample(rng.random::<f64>())
+}
+
+/// A uniformly random legal decision (moves and pass alike).
+#[inline]
+pub fn random_move<G: Game>(g: &G, rng: &mut GameRng, buf: &mut MoveList) -> Move {
+    g.legal_moves(buf);
+    debug_assert!(!buf.is_empty(), "decision node without legal decisions");
+    buf[rng.random_range(0..buf.len())]
+}
+
+/// Counts from one playout.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlayoutStats {
+    /// Decisions made.
+    pub plies: u32,
+    /// Chance outcomes applied.
+    pub chance_events: u32,
+}
+
+/// Plays `g` to the end: dice sampled from `rng`, player `p`'s decisions
+/// from `decide(g, p, rng)`, and `on_roll(g, outcomes, actual, stats so far)`
+/// called at every chance node before the sampled outcome `actual` is
+/// applied (it sees no generator, so it cannot change the game). The one
+/// game loop of random and agent playouts.
+#[inline(always)]
+pub fn play_out<G: Game>(
+    g: &mut G,
+    rng: &mut GameRng,
+    mut decide: impl FnMut(&G, Player, &mut GameRng) -> Move,
+    mut on_roll: impl FnMut(&G, &Outcomes, Action, &PlayoutStats),
+) -> PlayoutStats {
+    let mut outcomes = Outcomes::new();
+    let mut stats = PlayoutStats::default();
+    loop {
+        match g.node() {
+            Node::Terminal => return stats,
+            Node::Chance => {
+                let o = sample_outcome(g, rng, &mut outcomes);
+                on_roll(g, &outcomes, o, &stats);
+                g.apply_outcome(o);
+                stats.chance_events += 1;
+            }
+            Node::Decision(p) => {
+                let m = decide(g, p, rng);
+                g.play(m);
+                stats.plies += 1;
+            }
+        }
+    }
+}
+
+/// Plays `g` to the end with uniformly random decisions and sampled dice.
+pub fn play_random_game<G: Game>(g: &mut G, rng: &mut GameRng) -> PlayoutStats {
+    let mut moves = MoveList::new();
+    play_out(
+        g,
+        rng,
+        |g, _, rng| random_move(g, rng, &mut moves),
+        |_, _, _, _| {},
+    )
+}
