@@ -58,6 +58,9 @@
 //! assert_eq!(ml.len(), 20); // 16 pawn moves and 4 knight moves
 //! ```
 
+mod fen;
+mod text;
+
 use super::*;
 use crate::board::{Geometry, Role, RoleSet};
 use crate::encode::observation::fill_plane;
@@ -163,21 +166,6 @@ fn face_index(c: char) -> Option<u8> {
     FACES.iter().position(|&f| f == c).map(|i| i as u8)
 }
 
-fn read_die(name: &'static str, value: Option<String>, default: &str) -> Result<String, GameError> {
-    let s = value.unwrap_or_else(|| default.to_string());
-    let ok = !s.is_empty()
-        && s.chars().count() <= MAX_FACES
-        && s.chars().all(|c| face_index(c).is_some());
-    if ok {
-        Ok(s)
-    } else {
-        Err(GameError::new(format!(
-            "vegas option {name} must be a string of 1 to {MAX_FACES} faces, each one of \
-             P N B R Q K * (upper case; * = optional), e.g. {default:?}; got {s:?}"
-        )))
-    }
-}
-
 /// The roles a roll allows (the optional face allows none by itself).
 #[inline(always)]
 fn roll_roles(a: u8, b: u8) -> RoleSet {
@@ -199,114 +187,6 @@ fn roll_name(a: u8, b: u8) -> String {
 }
 
 impl Vegas {
-    /// Options: `fen` (default the start position, optionally with the
-    /// extension fields), `max_plies` (default 1000), `die_a` (default
-    /// `"PNBRKP"`), `die_b` (default `"PNBRQ*"`).
-    pub fn new(options: &Options) -> Result<Vegas, GameError> {
-        let mut r = OptionReader::new("vegas", options);
-        let fen = r.string("fen")?;
-        let max_plies = r.int("max_plies", 1000, 1, 1_000_000)? as u32;
-        let die_a = read_die("die_a", r.string("die_a")?, DEFAULT_DIE_A)?;
-        let die_b = read_die("die_b", r.string("die_b")?, DEFAULT_DIE_B)?;
-        r.finish()?;
-        let fen = fen.unwrap_or_else(|| START_FEN.to_string());
-        Vegas::from_fen(&fen, max_plies, die_a, die_b)
-    }
-
-    fn from_fen(
-        fen: &str,
-        max_plies: u32,
-        die_a: String,
-        die_b: String,
-    ) -> Result<Vegas, GameError> {
-        let (pos, rest) = parse_fen(fen, &FenRules::CHESS).map_err(GameError::new)?;
-        if rest.len() > 2 {
-            return Err(GameError::new(format!(
-                "vegas FEN has at most two fields after the standard six (the roll, e.g. \
-                 'PN' or '-', and 'free' or '-'), got {rest:?}"
-            )));
-        }
-        let (la, lb) = (die_a.chars().count(), die_b.chars().count());
-        let total = (la * lb) as f64;
-        let mut counts = [[0u32; 7]; 7];
-        for a in die_a.chars().filter_map(face_index) {
-            for b in die_b.chars().filter_map(face_index) {
-                counts[a as usize][b as usize] += 1;
-            }
-        }
-        let mut table = Outcomes::new();
-        for (a, row) in counts.iter().enumerate() {
-            for (b, &n) in row.iter().enumerate() {
-                if n > 0 {
-                    table.add((a * 7 + b) as Action, n as f64 / total);
-                }
-            }
-        }
-        let roll = match rest.first().copied() {
-            None | Some("-") => None,
-            Some(t) => {
-                let cs: Vec<char> = t.chars().collect();
-                let id = match cs.as_slice() {
-                    [a, b] => face_index(*a)
-                        .zip(face_index(*b))
-                        .map(|(a, b)| (a * 7 + b) as Action),
-                    _ => None,
-                };
-                match id.filter(|id| table.as_slice().iter().any(|x| x.0 == *id)) {
-                    Some(id) => Some(id),
-                    None => {
-                        return Err(GameError::new(format!(
-                        "vegas FEN roll field must be '-' or a roll of the dice (die A {die_a:?} \
-                             first, then die B {die_b:?}, e.g. 'PN' or 'B*'), got {t:?}"
-                    )))
-                    }
-                }
-            }
-        };
-        let free = match rest.get(1).copied() {
-            None | Some("-") => false,
-            Some("free") => true,
-            Some(t) => {
-                return Err(GameError::new(format!(
-                    "vegas FEN free-move field must be 'free' (the side to move's previous move \
-                     gave check) or '-', got {t:?}"
-                )))
-            }
-        };
-        let in_check = pos.is_check();
-        if roll.is_some() && (in_check || free) {
-            return Err(GameError::new(
-                "vegas FEN has a roll, but the side to move does not roll: it is in check or on \
-                 a free move (use '-' as the roll field)",
-            ));
-        }
-        let mut g = Vegas {
-            pos,
-            phase: Phase::Chance,
-            roll: None,
-            free,
-            die_a,
-            die_b,
-            table: Box::new(OutcomeTable(table)),
-            start_fen: fen.to_string(),
-            progress: Progress::new(max_plies),
-        };
-        g.progress.record(g.pos.repetition_key(), true);
-        let pos = &g.pos;
-        let end = orthodox_ending(pos, &g.progress, Endings::NO_STALEMATE, || {
-            pos.has_legal_move()
-        });
-        if let Some(e) = end {
-            g.finish(e.0, e.1);
-        } else {
-            g.start_turn();
-            if let Some(id) = roll {
-                g.apply_outcome(id);
-            }
-        }
-        Ok(g)
-    }
-
     /// The current roll as its outcome name (`"PN"`, `"B*"`) while the player
     /// decides with the dice shown (and in a stalemate ended by a king),
     /// else `None`.
@@ -357,28 +237,6 @@ impl Vegas {
         // passer was not in check (a player in check never passes).
         self.free = false;
         self.start_turn();
-    }
-
-    fn describe_roll(a: u8, b: u8) -> String {
-        if a == OPTIONAL || b == OPTIONAL {
-            format!(
-                "the dice show {} (optional face: any legal move or a pass is allowed)",
-                roll_name(a, b)
-            )
-        } else if a == b {
-            format!(
-                "the dice show {} (only {} moves are allowed)",
-                roll_name(a, b),
-                FACE_NAMES[a as usize]
-            )
-        } else {
-            format!(
-                "the dice show {} (only {} and {} moves are allowed)",
-                roll_name(a, b),
-                FACE_NAMES[a as usize],
-                FACE_NAMES[b as usize]
-            )
-        }
     }
 }
 
@@ -486,18 +344,7 @@ impl Game for Vegas {
         }
     }
     fn fen(&self) -> String {
-        let mut s = write_fen(&self.pos);
-        s.push(' ');
-        match self.roll {
-            Some((a, b)) => s.push_str(&roll_name(a, b)),
-            None => s.push('-'),
-        }
-        s.push_str(if self.phase == Phase::Free {
-            " free"
-        } else {
-            " -"
-        });
-        s
+        self.fen_text()
     }
     fn extra_planes(&self) -> &'static [&'static str] {
         &EXTRA_PLANES
@@ -514,57 +361,10 @@ impl Game for Vegas {
         }
     }
     fn describe_state(&self) -> Vec<String> {
-        let side = self.pos.turn().name();
-        let line = match (self.phase, self.roll) {
-            (Phase::Chance, _) => format!("dice: {side} to roll"),
-            (Phase::Rolled, Some((a, b))) => {
-                format!("dice: {} — {}", roll_name(a, b), Vegas::describe_roll(a, b))
-            }
-            (Phase::Evasion, _) => {
-                format!("dice: none ({side} is in check: no roll, must get out of check)")
-            }
-            (Phase::Free, _) => format!(
-                "dice: none (free move: {side}'s previous move gave check; any legal move or a pass)"
-            ),
-            (_, Some((a, b))) => format!("dice: {}", roll_name(a, b)),
-            (_, None) => "dice: none".into(),
-        };
-        vec![
-            line,
-            format!("die A: {}, die B: {}", self.die_a, self.die_b),
-        ]
+        self.describe_text()
     }
     fn explain_disallowed(&self, mv: Move) -> Option<String> {
-        let side = self.pos.turn().name();
-        match self.phase {
-            Phase::Rolled => {
-                let (a, b) = self.roll?;
-                if a == OPTIONAL || b == OPTIONAL {
-                    return None;
-                }
-                if mv.is_null() {
-                    return Some(format!(
-                        "passing is not allowed: {}; a pass is only allowed on the optional \
-                         face (*) or on a free move",
-                        Vegas::describe_roll(a, b)
-                    ));
-                }
-                let role = self.pos.role_at(mv.from())?;
-                let what = match mv.kind() {
-                    crate::board::MoveKind::Castle => "castling is a king move".to_string(),
-                    _ => format!(
-                        "{} is a {} move",
-                        san::san(&self.pos, mv),
-                        FACE_NAMES[role.index()]
-                    ),
-                };
-                Some(format!("{what}, but {}", Vegas::describe_roll(a, b)))
-            }
-            Phase::Evasion if mv.is_null() => Some(format!(
-                "passing is not allowed: {side} is in check (no roll) and must get out of check"
-            )),
-            _ => None,
-        }
+        self.explain_text(mv)
     }
     fn check_invariants(&self) -> Result<(), String> {
         let p = &self.pos;
