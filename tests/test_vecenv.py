@@ -118,7 +118,7 @@ def test_opponent_specs() -> None:
     mcts = dc.VecEnv("vegas", 2, opponent="mcts:sims=5").opponent
     assert mcts is not None and mcts.startswith("mcts:sims=5,")
     # Each env's opponent replied once after the caller's first move (chess
-    # has no chance nodes); tests/vecenv.rs checks the replies against a
+    # has no chance nodes); tests/it/vecenv.rs checks the replies against a
     # single game with the episode's generator, for every spec.
     g = dc.VecEnv("chess", 3, seed=4, opponent="greedy")
     _, mask, *_ = g.reset()

@@ -392,7 +392,7 @@ fn ladder_full() {
     let mut table = String::from(
         "# Agent ladder\n\nScore of the stronger agent (wins + draws/2) over 200 games per pair, \
          seats alternated, max_plies 200, 95% Wilson interval. Written by \
-         `cargo test --release --test agents -- --ignored ladder_full`.\n\n\
+         `cargo test --release --test it -- --ignored ladder_full`.\n\n\
          | variant | stronger | weaker | score | games | Wilson 95% |\n|---|---|---|---:|---:|---|\n",
     );
     let mut failures = Vec::new();

@@ -36,7 +36,7 @@ impl Rng {
 /// The start position and the other positions of `tests/data/orthodox.perft`
 /// (Kiwipete, positions 3 to 6).
 fn start_fens() -> Vec<String> {
-    include_str!("data/orthodox.perft")
+    include_str!("../data/orthodox.perft")
         .lines()
         .filter_map(|l| l.trim().strip_prefix("epd "))
         .map(|s| s.to_string())

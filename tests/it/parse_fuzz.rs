@@ -7,7 +7,7 @@
 //! that parses to the same FEN; generated moves are legal; a parsed move is
 //! one of the legal moves and its SAN parses back to it.
 
-#[path = "support/parse_checks.rs"]
+#[path = "../support/parse_checks.rs"]
 mod parse_checks;
 
 use dicechess::board::{MoveList, Position};

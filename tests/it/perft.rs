@@ -14,7 +14,7 @@ struct Case {
 }
 
 fn cases() -> Vec<Case> {
-    let text = include_str!("data/orthodox.perft");
+    let text = include_str!("../data/orthodox.perft");
     let mut out: Vec<Case> = Vec::new();
     for line in text.lines() {
         let line = line.trim();

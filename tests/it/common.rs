@@ -1,0 +1,46 @@
+//! Helpers shared by the integration tests, generic over [`Game`].
+
+use dicechess::board::MoveList;
+use dicechess::sim::{game_rng, random_move, sample_outcome};
+use dicechess::variants::{api, Action, Game, Node, Outcomes};
+
+/// Plays game `index` of a run seeded with `seed` from `g` to the end with
+/// random decisions and sampled dice, calling `visit(state, step)` on every
+/// state (the terminal one included) before the next action; returns the
+/// actions applied, in order.
+pub fn walk_random_game<G: Game>(
+    g: &mut G,
+    seed: u64,
+    index: u64,
+    mut visit: impl FnMut(&G, usize),
+) -> Vec<Action> {
+    let mut rng = game_rng(seed, index);
+    let (mut moves, mut outcomes) = (MoveList::new(), Outcomes::new());
+    let mut actions = Vec::new();
+    for step in 0.. {
+        visit(g, step);
+        match g.node() {
+            Node::Terminal => break,
+            Node::Chance => {
+                let o = sample_outcome(g, &mut rng, &mut outcomes);
+                actions.push(o);
+                g.apply_outcome(o);
+            }
+            Node::Decision(_) => {
+                let m = random_move(g, &mut rng, &mut moves);
+                actions.push(g.layout().encode(m, g.position().turn()));
+                g.play(m);
+            }
+        }
+    }
+    actions
+}
+
+/// Applies `actions` through the checked action API (panics on the first
+/// one refused, naming it).
+pub fn replay<G: Game>(g: &mut G, actions: &[Action]) {
+    for (i, &a) in actions.iter().enumerate() {
+        api::apply_action(g, a)
+            .unwrap_or_else(|e| panic!("{}: action {i} ({a}) refused: {e}", g.variant()));
+    }
+}

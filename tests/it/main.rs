@@ -1,0 +1,17 @@
+//! The Rust integration tests: one crate (one link step), one module per
+//! area, shared helpers in `common` and the suite every variant runs in
+//! `conformance`.
+
+mod agents;
+mod chess_rules;
+mod common;
+mod conformance;
+mod cubic;
+mod fluky;
+mod luck;
+mod parse_fuzz;
+mod perft;
+mod random_move_number;
+mod shakmaty_diff;
+mod vecenv;
+mod vegas;
