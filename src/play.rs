@@ -49,6 +49,56 @@ pub struct PlayoutStats {
     pub chance_events: u32,
 }
 
+/// Where a game's dice come from.
+pub trait Dice {
+    /// The outcome of the chance node whose outcomes are `outcomes`; `rng`
+    /// is the game's generator (shared with the agents).
+    fn roll(&mut self, outcomes: &Outcomes, rng: &mut GameRng) -> Action;
+}
+
+/// Dice sampled from the game's own generator (the default).
+pub struct SampledDice;
+
+impl Dice for SampledDice {
+    #[inline(always)]
+    fn roll(&mut self, outcomes: &Outcomes, rng: &mut GameRng) -> Action {
+        outcomes.sample(rng.random::<f64>())
+    }
+}
+
+/// Common random numbers: the `n`-th chance node of a game draws its
+/// uniform number from `(seed, stream, n)` alone, never from the game's
+/// generator, so two games on one stream (a pair with colours swapped) get
+/// the same dice wherever their chance nodes have the same distribution.
+#[derive(Clone, Debug)]
+pub struct CommonDice {
+    key: u64,
+    n: u64,
+}
+
+impl CommonDice {
+    /// The dice of stream `stream` in a run seeded with `seed`.
+    pub fn new(seed: u64, stream: u64) -> CommonDice {
+        CommonDice {
+            key: splitmix(splitmix(seed ^ 0xD1CE_D1CE_D1CE_D1CE) ^ stream),
+            n: 0,
+        }
+    }
+    /// The uniform number in `[0, 1)` of the next chance node.
+    pub fn next_uniform(&mut self) -> f64 {
+        let z = splitmix(self.key ^ splitmix(self.n));
+        self.n += 1;
+        (z >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+}
+
+impl Dice for CommonDice {
+    #[inline(always)]
+    fn roll(&mut self, outcomes: &Outcomes, _rng: &mut GameRng) -> Action {
+        outcomes.sample(self.next_uniform())
+    }
+}
+
 /// Plays `g` to the end: dice sampled from `rng`, player `p`'s decisions
 /// from `decide(g, p, rng)`, and `on_roll(g, outcomes, actual, stats so far)`
 /// called at every chance node before the sampled outcome `actual` is
@@ -58,6 +108,18 @@ pub struct PlayoutStats {
 pub fn play_out<G: Game>(
     g: &mut G,
     rng: &mut GameRng,
+    decide: impl FnMut(&G, Player, &mut GameRng) -> Move,
+    on_roll: impl FnMut(&G, &Outcomes, Action, &PlayoutStats),
+) -> PlayoutStats {
+    play_out_with_dice(g, rng, &mut SampledDice, decide, on_roll)
+}
+
+/// [`play_out`] with the dice from `dice`.
+#[inline(always)]
+pub fn play_out_with_dice<G: Game, D: Dice>(
+    g: &mut G,
+    rng: &mut GameRng,
+    dice: &mut D,
     mut decide: impl FnMut(&G, Player, &mut GameRng) -> Move,
     mut on_roll: impl FnMut(&G, &Outcomes, Action, &PlayoutStats),
 ) -> PlayoutStats {
@@ -67,7 +129,8 @@ pub fn play_out<G: Game>(
         match g.node() {
             Node::Terminal => return stats,
             Node::Chance => {
-                let o = sample_outcome(g, rng, &mut outcomes);
+                g.chance_outcomes(&mut outcomes);
+                let o = dice.roll(&outcomes, rng);
                 on_roll(g, &outcomes, o, &stats);
                 g.apply_outcome(o);
                 stats.chance_events += 1;

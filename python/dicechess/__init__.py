@@ -30,6 +30,7 @@ from ._core import (
 )
 from .arena import ArenaResult, arena
 from .luck import RollLuckResult, roll_luck
+from .paired import PairedResult, paired_games
 from .sim import PlayoutResult, playouts
 
 __all__ = [
@@ -52,6 +53,8 @@ __all__ = [
     "RollLuckResult",
     "roll_luck",
     "luck",
+    "PairedResult",
+    "paired_games",
 ]
 
 

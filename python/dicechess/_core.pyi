@@ -25,6 +25,7 @@ __all__ = [
     "_agent_spec",
     "_playouts",
     "_playouts_callable",
+    "_paired_playouts",
     "_roll_luck",
 ]
 
@@ -249,6 +250,18 @@ def _playouts(
     **options: Any,
 ) -> dict[str, npt.NDArray[Any]]:
     """Games ``start .. start+count`` between two agent specs (GIL released)."""
+
+def _paired_playouts(
+    variant: str,
+    agents: tuple[str, str],
+    seed: int,
+    start: int,
+    count: int,
+    threads: int | None = None,
+    **options: Any,
+) -> dict[str, dict[str, npt.NDArray[Any]]]:
+    """Pairs ``start .. start+count`` of games on common dice, seats swapped
+    (GIL released): ``{"a_first": arrays, "b_first": arrays}``."""
 
 def _playouts_callable(
     variant: str,

@@ -62,8 +62,10 @@ class Shard:
     start: int
     count: int
     options: dict[str, Any] = field(default_factory=dict)
-    #: What to run: ``"playouts"`` (game records) or ``"roll_luck"`` (records
-    #: plus per-roll luck; ``params``: ``eval_depth``, ``per_roll``).
+    #: What to run: ``"playouts"`` (game records), ``"roll_luck"`` (records
+    #: plus per-roll luck; ``params``: ``eval_depth``, ``per_roll``) or
+    #: ``"paired"`` (``count`` pairs of games on common dice, seats swapped;
+    #: arrays prefixed ``a_first_`` and ``b_first_``).
     kind: str = "playouts"
     params: dict[str, Any] = field(default_factory=dict)
 
@@ -73,6 +75,11 @@ def run_shard(shard: Shard, threads: int | None = None) -> dict[str, np.ndarray]
     its per-game arrays by name."""
     a0, a1 = shard.agents
     run = (shard.seed, shard.start, shard.count)
+    if shard.kind == "paired":
+        both = _core._paired_playouts(
+            shard.variant, (str(a0), str(a1)), *run, threads, **shard.options
+        )
+        return {f"{half}_{k}": v for half, arrays in both.items() for k, v in arrays.items()}
     if shard.kind == "roll_luck":
         eval_depth = int(shard.params["eval_depth"])
         per_roll = bool(shard.params.get("per_roll", False))

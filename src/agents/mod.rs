@@ -26,7 +26,7 @@ pub mod mcts;
 pub use eval::Evaluate;
 
 use crate::board::{Move, MoveList};
-use crate::play::{play_out, random_move, GameRng, PlayoutStats};
+use crate::play::{play_out, play_out_with_dice, random_move, Dice, GameRng, PlayoutStats};
 use crate::variants::{Action, GameError, Node, Outcomes};
 use std::fmt;
 
@@ -353,5 +353,22 @@ pub fn play_game_observed<G: Evaluate>(
         rng,
         |g, p, rng| agents[p as usize & 1].select(g, rng),
         on_roll,
+    )
+}
+
+/// [`play_game`] with the dice from `dice` (e.g. [`crate::play::CommonDice`] for games
+/// played in pairs on the same dice).
+pub fn play_game_with_dice<G: Evaluate, D: Dice>(
+    g: &mut G,
+    agents: &mut [Agent; 2],
+    rng: &mut GameRng,
+    dice: &mut D,
+) -> PlayoutStats {
+    play_out_with_dice(
+        g,
+        rng,
+        dice,
+        |g, p, rng| agents[p as usize & 1].select(g, rng),
+        |_, _, _, _| {},
     )
 }

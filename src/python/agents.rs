@@ -11,7 +11,7 @@ use crate::sim::{game_rng, GameRng};
 use crate::variants::{AnyGame, Game, Node};
 use crate::with_game;
 
-fn parse_spec(spec: &Bound<'_, PyAny>) -> PyResult<AgentSpec> {
+pub(super) fn parse_spec(spec: &Bound<'_, PyAny>) -> PyResult<AgentSpec> {
     let s: String = spec.extract().map_err(|_| {
         PyTypeError::new_err(format!(
             "an agent spec must be a string, got {}; valid specs: {VALID_SPECS}",

@@ -12,6 +12,7 @@ use pyo3::types::{PyBytes, PyDict};
 use crate::variants::{api, AnyGame, Game, GameError, Options, Termination, VARIANTS};
 use crate::with_game;
 
+mod paired;
 mod vecenv;
 
 fn value_error(e: GameError) -> PyErr {
@@ -477,5 +478,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_random_playouts, m)?)?;
     m.add_function(wrap_pyfunction!(callables::_playouts_callable, m)?)?;
     agents::register(m)?;
+    paired::register(m)?;
     Ok(())
 }

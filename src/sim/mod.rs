@@ -2,6 +2,7 @@
 //! pool of threads. Playing one game is the [`crate::play`] layer below.
 
 pub mod luck;
+pub mod paired;
 pub mod playouts;
 pub mod vecenv;
 

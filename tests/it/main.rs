@@ -9,6 +9,7 @@ mod conformance;
 mod cubic;
 mod fluky;
 mod luck;
+mod paired;
 mod parse_fuzz;
 mod perft;
 mod random_move_number;

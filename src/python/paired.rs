@@ -1,0 +1,44 @@
+//! Binding of `sim::paired`: games in pairs on common dice.
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use super::agents::parse_spec;
+use super::{check_threads, new_game, records_to_dict};
+
+/// Plays pairs `start .. start+count` of a run seeded with `seed` between
+/// agents A and B on common dice (game 0 of a pair: A is player 0; game 1:
+/// B is player 0), the GIL released. Returns `{"a_first": arrays,
+/// "b_first": arrays}`, each with the game arrays of `_playouts`.
+#[pyfunction]
+#[pyo3(signature = (variant, agents, seed, start, count, threads = None, **options))]
+#[allow(clippy::too_many_arguments)]
+fn _paired_playouts<'py>(
+    py: Python<'py>,
+    variant: &str,
+    agents: (Bound<'py, PyAny>, Bound<'py, PyAny>),
+    seed: u64,
+    start: u64,
+    count: u64,
+    threads: Option<usize>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    check_threads(threads)?;
+    let specs = [parse_spec(&agents.0)?, parse_spec(&agents.1)?];
+    let proto = new_game(variant, options)?;
+    let pairs = py.detach(|| {
+        crate::sim::paired::paired_playouts(&proto, &specs, seed, start, count, threads)
+    });
+    let first: Vec<_> = pairs.iter().map(|p| p[0]).collect();
+    let second: Vec<_> = pairs.iter().map(|p| p[1]).collect();
+    let d = PyDict::new(py);
+    d.set_item("a_first", records_to_dict(py, &first)?)?;
+    d.set_item("b_first", records_to_dict(py, &second)?)?;
+    Ok(d)
+}
+
+/// Registers the function on the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_paired_playouts, m)?)?;
+    Ok(())
+}
