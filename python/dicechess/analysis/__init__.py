@@ -21,10 +21,19 @@ from .intervals import (
     tally,
     wilson_interval,
 )
+from .ladder import Estimate, LadderFit, Matchup, fit_ladder, p_equivalent_ladder
+from .luck_depth import LuckDepth, fit_luck_depth
 from .ratings import RatingFit, fit_ratings
 from .skill import LadderDepth, LuckShare, PEquivalent, ladder_depth, luck_share, p_equivalent
 
 __all__ = [
+    "Estimate",
+    "LadderFit",
+    "LuckDepth",
+    "Matchup",
+    "fit_ladder",
+    "fit_luck_depth",
+    "p_equivalent_ladder",
     "LadderDepth",
     "LuckShare",
     "PEquivalent",
