@@ -1,16 +1,8 @@
 //! Cubic Checkers move generation (RULES §7): flying diagonal moves and
 //! flying jumps with the maximum-capture rule, one landing at a time.
 
-use crate::board::{file_of, rank_of, square, Bitboard, Move, MoveKind, MoveList, Square};
-
-const DIAGONALS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-
-/// The square one diagonal step from `sq`, if on the 8x8 board.
-#[inline(always)]
-fn step(sq: Square, (df, dr): (i8, i8)) -> Option<Square> {
-    let (f, r) = (file_of(sq) as i8 + df, rank_of(sq) as i8 + dr);
-    ((0..8).contains(&f) && (0..8).contains(&r)).then(|| square(f as u8, r as u8))
-}
+use crate::board::attacks::{between, bishop_attacks, line};
+use crate::board::{Bitboard, Move, MoveKind, MoveList, Square};
 
 /// The board as the jump generator sees it: every cube (jumped ones stay as
 /// obstacles), the enemy cubes, and those already jumped in this move.
@@ -27,25 +19,13 @@ impl JumpBoard {
     /// jumped yet, onto any empty square behind it.
     #[inline]
     pub fn for_each_jump(&self, from: Square, mut f: impl FnMut(Square, Square)) {
-        for d in DIAGONALS {
-            let mut s = step(from, d);
-            while let Some(x) = s {
-                if self.occ.contains(x) {
-                    break;
-                }
-                s = step(x, d);
-            }
-            let Some(x) = s else { continue };
-            if !self.theirs.contains(x) || self.jumped.contains(x) {
-                continue;
-            }
-            let mut l = step(x, d);
-            while let Some(land) = l {
-                if self.occ.contains(land) {
-                    break;
-                }
+        // The first cube on each diagonal (flying over empty squares).
+        let firsts = bishop_attacks(from, self.occ) & self.theirs & !self.jumped;
+        for x in firsts {
+            // Empty squares behind `x`, away from `from`, up to the next cube.
+            let behind = bishop_attacks(x, self.occ) & line(from, x) & !between(from, x);
+            for land in behind & !self.occ {
                 f(land, x);
-                l = step(land, d);
             }
         }
     }
@@ -101,15 +81,8 @@ impl JumpBoard {
 /// diagonal.
 pub fn add_plain(movers: Bitboard, occ: Bitboard, out: &mut MoveList) {
     for from in movers {
-        for d in DIAGONALS {
-            let mut s = step(from, d);
-            while let Some(to) = s {
-                if occ.contains(to) {
-                    break;
-                }
-                out.push(Move::new(from, to, MoveKind::Normal));
-                s = step(to, d);
-            }
+        for to in bishop_attacks(from, occ) & !occ {
+            out.push(Move::new(from, to, MoveKind::Normal));
         }
     }
 }
@@ -117,9 +90,5 @@ pub fn add_plain(movers: Bitboard, occ: Bitboard, out: &mut MoveList) {
 /// Whether any cube on `movers` has a plain move (an empty diagonal neighbour).
 pub fn any_plain(movers: Bitboard, occ: Bitboard) -> bool {
     let mut movers = movers;
-    Iterator::any(&mut movers, |from| {
-        DIAGONALS
-            .iter()
-            .any(|&d| step(from, d).is_some_and(|to| !occ.contains(to)))
-    })
+    Iterator::any(&mut movers, |from| (bishop_attacks(from, occ) & !occ).any())
 }
