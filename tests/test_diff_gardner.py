@@ -1,7 +1,7 @@
 """Differential test: the engine's Gardner minichess against
 tests/reference/gardner.py (a plain-Python 5x5 move generator).
 
-Perft from the start position (depths 1..4) and the full legal-move sets of
+Perft from the start position (depths 1..5: 7, 53, 506, 4775, 52512) and the full legal-move sets of
 random games, compared move for move through the engine's UCI parser.
 No published Gardner perft counts were found (searched: Fairy-Stockfish's
 perft script, chessprogramming pages); the reference is the independent check.
@@ -21,7 +21,7 @@ from reference.gardner import START_FEN, GardnerRef, parse_board, perft  # noqa:
 SEED = 20261124
 
 
-@pytest.mark.parametrize("depth", [1, 2, 3, 4])
+@pytest.mark.parametrize("depth", [1, 2, 3, 4, 5])
 def test_perft_from_the_start_matches_the_reference(depth):
     board = parse_board(START_FEN.split()[0])
     assert dc.perft("gardner", depth) == perft(board, True, depth)
