@@ -2,7 +2,8 @@
 //! scaling of batched playouts (1 vs 2 threads, side by side); and VecEnv
 //! steps/s with observations and masks.
 //! Run with `make bench` (or `cargo bench --bench playouts`, `--quick`).
-//! `--scaling-only [GAMES]` runs only the thread-scaling comparison.
+//! `--scaling-only [GAMES]` runs only the thread-scaling comparison;
+//! `--variants-only` only the per-variant table.
 //! `--vecenv-only N [--envs E] [--threads T]` runs N VecEnv steps of E
 //! (default 256) chess envs on T threads (default 1, 0 = all) and nothing
 //! else (for profilers such as callgrind).
@@ -221,6 +222,9 @@ fn main() {
     println!("|----------------------|------------|--------------|----------|----------|");
     for v in dicechess::variants::VARIANTS {
         bench_variant(v, games);
+    }
+    if args.iter().any(|a| a == "--variants-only") {
+        return;
     }
     thread_scaling(if quick { 400 } else { 20_000 }, if quick { 3 } else { 7 });
     let steps = if quick { 20 } else { 200 };

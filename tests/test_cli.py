@@ -9,6 +9,7 @@ import pytest
 
 import dicechess as dc
 from dicechess.cli import main
+from dicechess.study import CONTROLS
 
 QUICK = ["study", "--quick", "--games", "6", "--playout-games", "60", "--luck-games", "3",
          "--no-progress"]  # fmt: skip
@@ -29,7 +30,7 @@ def test_study_quick_writes_report(tmp_path: Path, capsys: pytest.CaptureFixture
         assert len(r["ratings"]["elo"]) == 3
         assert 0.0 <= r["luck_share"]["share"] <= 1.0
         # The controls have no dice, so no rolls to value.
-        assert (r["roll_luck"] is None) == (r["variant"] in ("chess", "cubic"))
+        assert (r["roll_luck"] is None) == (r["variant"] in CONTROLS)
         assert (r["p_equivalent"] is None) == (r["variant"] == "chess")
     for name in ("report.md", "report.html", "summary.csv", "ratings.csv", "arena_games.csv"):
         assert (out / name).stat().st_size > 0, name

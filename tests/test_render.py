@@ -30,7 +30,8 @@ def test_svg_is_valid_and_shows_pieces(variant):
     root = ET.fromstring(svg)
     pieces = [e for e in root.iter() if e.get("class") == "piece"]
     n = sum(1 for r in render.board(s) for p in r if p)
-    expected = 12 if variant in ("fluky", "metamorph") else 32  # 5x5 vs 8x8 boards
+    # Pieces in the setup: 5x5 boards, Cubic Checkers' 16 cubes, else 32.
+    expected = {"fluky": 12, "metamorph": 12, "gardner": 20, "cubic_checkers": 16}.get(variant, 32)
     assert len(pieces) == n == expected
 
 
@@ -78,3 +79,19 @@ def test_doctests():
 
     failures, tried = doctest.testmod(render)
     assert tried > 0 and failures == 0
+
+
+def test_cubic_checkers_faces_and_paused_cubes_drawn():
+    s = dc.State("cubic_checkers")
+    assert render.paused_squares(s) == []
+    s.apply_san("b2-c3")
+    s.apply_san("a7-b6")
+    assert render.paused_squares(s) == [(5, 2), (2, 1)]  # c3 (White), b6 (Black)
+    root = ET.fromstring(render.svg(s))
+    frames = [e for e in root.iter() if e.get("class") == "paused"]
+    assert len(frames) == 2
+    faces = sorted(e.get("data-piece") for e in root.iter() if e.get("class") == "piece")
+    assert faces == sorted("nrrnbbbbBBBBNRRN")
+    text = render.ansi(s)
+    assert "paused cubes: c3 (white), b6 (black)" in text
+    assert render.rgb_array(s).shape[2] == 3

@@ -28,6 +28,9 @@ def test_module_constants() -> None:
         "insufficient_material",
         "six_sixes",
         "max_plies",
+        "cubes_left",
+        "no_jumps",
+        "no_moves",
     ]
     assert "chess" in dc.variants()
     assert dc.variants() == sorted(dc.variants())

@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ._core import State
 
-__all__ = ["ansi", "board", "caption", "dice_faces", "rgb_array", "svg"]
+__all__ = ["ansi", "board", "caption", "dice_faces", "paused_squares", "rgb_array", "svg"]
 
 _GLYPHS = {
     "K": "\u2654",
@@ -85,13 +85,27 @@ def dice_faces(state: State) -> list[str]:
     return list(d) if d else []
 
 
+def paused_squares(state: State) -> list[tuple[int, int]]:
+    """Cubic Checkers: the paused cubes as ``(row, file)`` indices of
+    :func:`board` (row 0 is the top rank), from the FEN's paused field;
+    empty for other variants."""
+    if state.variant != "cubic_checkers":
+        return []
+    field = state.fen().split()[3]
+    if field == "-":
+        return []
+    nr = len(board(state))
+    return [(nr - int(sq[1:]), ord(sq[0]) - ord("a")) for sq in field.split(",")]
+
+
 def ansi(state: State) -> str:
     """``str(state)``: the board diagram and the status lines."""
     return str(state)
 
 
 def svg(state: State, size: int = 360) -> str:
-    """An SVG drawing of the state: board, pieces, dice faces and status."""
+    """An SVG drawing of the state: board, pieces (Cubic Checkers: each cube by
+    its face, paused cubes framed in red), dice faces and status."""
     rows = board(state)
     nr = len(rows)
     nf = max((len(r) for r in rows), default=8)
@@ -122,6 +136,12 @@ def svg(state: State, size: int = 360) -> str:
                     f'font-size="{sq * 0.8:.1f}" text-anchor="middle" class="piece" '
                     f'data-piece="{escape(piece)}">{glyph}</text>'
                 )
+    for r, f in paused_squares(state):
+        out.append(
+            f'<rect x="{f * sq + 2:.1f}" y="{r * sq + 2:.1f}" width="{sq - 4:.1f}" '
+            f'height="{sq - 4:.1f}" fill="none" stroke="#c00000" stroke-width="3" '
+            f'stroke-dasharray="6 3" class="paused"/>'
+        )
     y0 = nr * sq + 4
     for i, face in enumerate(faces):
         x = 4 + i * (sq * 0.8 + 8)
@@ -191,6 +211,9 @@ def rgb_array(state: State, square: int = 48) -> npt.NDArray[np.uint8]:
             piece = row[f] if f < len(row) else None
             if piece:
                 piece_disc(x, y, piece, square)
+    for r, f in paused_squares(state):  # a red frame: the cube cannot move this turn
+        x, y = f * square, r * square
+        draw.rectangle([x + 1, y + 1, x + square - 2, y + square - 2], outline=(192, 0, 0), width=3)
     y0 = nr * square + 4
     for i, face in enumerate(faces):
         x = 4 + i * (square + 8)

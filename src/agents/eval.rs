@@ -10,8 +10,8 @@
 
 use crate::board::{Color, Position, Role};
 use crate::variants::{
-    chess::Chess, cubic::Cubic, fluky::Fluky, random_move_number::RandomMoveNumber, vegas::Vegas,
-    Game, Player,
+    chess::Chess, cubic::Cubic, cubic_checkers::CubicCheckers, fluky::Fluky, gardner::Gardner,
+    random_move_number::RandomMoveNumber, vegas::Vegas, Game, Player,
 };
 
 /// Evaluations lie strictly inside `(-EVAL_BOUND, EVAL_BOUND)`.
@@ -32,11 +32,17 @@ pub trait Evaluate: Game {
     fn extra(&self) -> f64 {
         0.0
     }
+    /// The White-minus-Black score in pawns: [`board_score`] plus
+    /// [`Evaluate::extra`], unless a variant scores its board otherwise.
+    fn score(&self) -> f64 {
+        board_score(self.position()) + self.extra()
+    }
 }
 
 impl Evaluate for Chess {}
 impl Evaluate for Vegas {}
 impl Evaluate for Fluky {}
+impl Evaluate for Gardner {}
 impl Evaluate for RandomMoveNumber {}
 impl Evaluate for Cubic {
     /// Stocked pieces can be rolled in later: counted at 80% of their value.
@@ -49,6 +55,39 @@ impl Evaluate for Cubic {
                     - self.stock_count(Color::Black, role) as f64);
         }
         s
+    }
+}
+
+impl Evaluate for CubicCheckers {
+    /// Cubes by the jumps that remove them (P 1 … R 4); cubes jumped in the
+    /// move in progress and the capture the side to move is about to make
+    /// (one point per cube: each jump demotes one step); the right to jump;
+    /// a little diagonal mobility.
+    fn score(&self) -> f64 {
+        let p = self.position();
+        let occ = p.occupied();
+        let mut s = 0.0;
+        for (c, sign) in [(Color::White, 1.0), (Color::Black, -1.0)] {
+            let mut side = 0.0;
+            for (i, r) in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook]
+                .iter()
+                .enumerate()
+            {
+                side += (i + 1) as f64 * p.pieces(c, *r).count() as f64;
+            }
+            if self.jumps_enabled(c) {
+                side += 1.0;
+            }
+            let mut mob = 0u32;
+            for sq in p.by_color(c) {
+                mob += (p.role_attacks(c, Role::Bishop, sq, occ) & !occ).count();
+            }
+            side += MOBILITY_WEIGHT * mob as f64;
+            s += sign * side;
+        }
+        let mover = if p.turn() == Color::White { 1.0 } else { -1.0 };
+        let jumped = self.jump().map_or(0, |j| j.jumped().count());
+        s + mover * (jumped + self.max_capture()) as f64
     }
 }
 
@@ -91,7 +130,7 @@ pub fn evaluate<G: Evaluate>(g: &G) -> f64 {
     if g.termination().is_some() {
         return terminal_value(g);
     }
-    let white = board_score(g.position()) + g.extra();
+    let white = g.score();
     let v = EVAL_BOUND * (white / SCALE).tanh();
     if g.color_of(0 as Player) == Color::White {
         v

@@ -228,7 +228,9 @@ impl Position {
                     PawnStyle::Orthodox => {
                         self.gen_pawns_orthodox(pawns, king, target, checkers, &allowed, sink)
                     }
-                    PawnStyle::Fluky => self.gen_pawns_fluky(pawns, target, &allowed, sink),
+                    PawnStyle::Fluky | PawnStyle::Minichess => {
+                        self.gen_pawns_fluky(pawns, target, &allowed, sink)
+                    }
                     PawnStyle::Cubic => self.gen_pawns_cubic(pawns, target, &allowed, sink),
                 }
             }

@@ -19,13 +19,18 @@ pub enum PawnStyle {
     /// Cubic: one or two steps straight, two steps diagonally, from any rank,
     /// capture one step diagonally; no promotion, no en passant.
     Cubic,
+    /// Gardner minichess: one step only, no en passant, promotion to Q, R, B
+    /// or N.
+    Minichess,
 }
 
 impl PawnStyle {
     /// The roles a pawn may promote to, best first.
     pub fn promotion_roles(self) -> &'static [Role] {
         match self {
-            PawnStyle::Orthodox => &[Role::Queen, Role::Rook, Role::Bishop, Role::Knight],
+            PawnStyle::Orthodox | PawnStyle::Minichess => {
+                &[Role::Queen, Role::Rook, Role::Bishop, Role::Knight]
+            }
             PawnStyle::Fluky => &[Role::Rook, Role::Bishop, Role::Knight],
             PawnStyle::Cubic => &[],
         }

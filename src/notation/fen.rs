@@ -251,7 +251,7 @@ pub fn validate(pos: &Position, rules: &FenRules) -> Result<(), String> {
         let last = Bitboard::rank(g.last_rank(c));
         let back = Bitboard::rank(g.back_rank(c));
         let bad = match rules.pawns {
-            PawnStyle::Orthodox => pawns & (last | back),
+            PawnStyle::Orthodox | PawnStyle::Minichess => pawns & (last | back),
             PawnStyle::Fluky => pawns & last,
             PawnStyle::Cubic => Bitboard::EMPTY,
         };

@@ -193,6 +193,11 @@ pub fn string_to_action<G: Game>(g: &G, text: &str) -> Result<Action, GameError>
                     ))
                 };
             }
+            if let Some(parsed) = g.parse_decision(t) {
+                return parsed
+                    .map(|m| layout.encode(m, turn))
+                    .map_err(GameError::new);
+            }
             let moves: Vec<Move> = ml.iter().copied().filter(|m| !m.is_null()).collect();
             parse_move(g.position(), &moves, t)
                 .map(|m| layout.encode(m, turn))

@@ -31,11 +31,14 @@ pub enum Termination {
     InsufficientMaterial,
     SixSixes,
     MaxPlies,
+    CubesLeft,
+    NoJumps,
+    NoMoves,
 }
 
 impl Termination {
     /// All reasons; a reason's code is its index here (`dc.TERMINATIONS`).
-    pub const ALL: [Termination; 9] = [
+    pub const ALL: [Termination; 12] = [
         Termination::Checkmate,
         Termination::KingReachedStart,
         Termination::KingCaptured,
@@ -45,6 +48,9 @@ impl Termination {
         Termination::InsufficientMaterial,
         Termination::SixSixes,
         Termination::MaxPlies,
+        Termination::CubesLeft,
+        Termination::NoJumps,
+        Termination::NoMoves,
     ];
 
     /// The RULES.md name, e.g. `"threefold_repetition"`.
@@ -59,6 +65,9 @@ impl Termination {
             Termination::InsufficientMaterial => "insufficient_material",
             Termination::SixSixes => "six_sixes",
             Termination::MaxPlies => "max_plies",
+            Termination::CubesLeft => "cubes_left",
+            Termination::NoJumps => "no_jumps",
+            Termination::NoMoves => "no_moves",
         }
     }
 

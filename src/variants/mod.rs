@@ -27,8 +27,10 @@ pub mod api;
 pub mod chess;
 mod common;
 pub mod cubic;
+pub mod cubic_checkers;
 pub mod endings;
 pub mod fluky;
+pub mod gardner;
 pub mod random_move_number;
 pub mod vegas;
 
@@ -141,6 +143,12 @@ pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
     fn explain_unparsable(&self, _text: &str) -> Option<String> {
         None
     }
+    /// The decision `text` denotes, for variants whose notation is not
+    /// chess's (Cubic Checkers): `Some(Err(why))` when it denotes none.
+    /// `None` (the default) leaves parsing to SAN/UCI/long algebraic.
+    fn parse_decision(&self, _text: &str) -> Option<Result<Move, String>> {
+        None
+    }
     /// Checks internal invariants (tests call this on random games).
     fn check_invariants(&self) -> Result<(), String> {
         self.position().check_hash()
@@ -153,7 +161,9 @@ pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
 pub const VARIANTS: &[&str] = &[
     "chess",
     "cubic",
+    "cubic_checkers",
     "fluky",
+    "gardner",
     "metamorph",
     "random_move_number",
     "vegas",
@@ -165,8 +175,10 @@ pub const VARIANTS: &[&str] = &[
 pub enum AnyGame {
     Chess(chess::Chess),
     Cubic(cubic::Cubic),
+    CubicCheckers(cubic_checkers::CubicCheckers),
     Vegas(vegas::Vegas),
     Fluky(fluky::Fluky),
+    Gardner(gardner::Gardner),
     RandomMoveNumber(random_move_number::RandomMoveNumber),
 }
 
@@ -178,7 +190,9 @@ macro_rules! with_game {
             $crate::variants::AnyGame::Chess($g) => $body,
             $crate::variants::AnyGame::Vegas($g) => $body,
             $crate::variants::AnyGame::Cubic($g) => $body,
+            $crate::variants::AnyGame::CubicCheckers($g) => $body,
             $crate::variants::AnyGame::Fluky($g) => $body,
+            $crate::variants::AnyGame::Gardner($g) => $body,
             $crate::variants::AnyGame::RandomMoveNumber($g) => $body,
         }
     };
@@ -190,8 +204,12 @@ impl AnyGame {
         match variant {
             "chess" => Ok(AnyGame::Chess(chess::Chess::new(options)?)),
             "cubic" => Ok(AnyGame::Cubic(cubic::Cubic::new(options)?)),
+            "cubic_checkers" => Ok(AnyGame::CubicCheckers(cubic_checkers::CubicCheckers::new(
+                options,
+            )?)),
             "vegas" => Ok(AnyGame::Vegas(vegas::Vegas::new(options)?)),
             "fluky" | "metamorph" => Ok(AnyGame::Fluky(fluky::Fluky::new(variant, options)?)),
+            "gardner" => Ok(AnyGame::Gardner(gardner::Gardner::new(options)?)),
             "random_move_number" => Ok(AnyGame::RandomMoveNumber(
                 random_move_number::RandomMoveNumber::new(options)?,
             )),

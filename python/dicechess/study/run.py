@@ -35,7 +35,7 @@ from ..sim import PlayoutResult, playouts
 DEFAULT_AGENTS = ("random", "greedy", "expectimax:depth=2", "mcts:sims=200")
 QUICK_AGENTS = ("random", "greedy", "expectimax:depth=1")
 #: The variants without dice: zero-luck controls.
-CONTROLS = ("chess", "cubic")
+CONTROLS = ("chess", "cubic", "cubic_checkers", "gardner")
 
 
 @dataclass
