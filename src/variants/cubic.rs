@@ -509,6 +509,9 @@ fn square_at(b: &[u8]) -> Option<Square> {
 }
 
 impl Game for Cubic {
+    fn search_key(&self) -> u64 {
+        self.pos.hash() ^ self.stock_key()
+    }
     fn variant(&self) -> &'static str {
         "cubic"
     }
