@@ -27,7 +27,7 @@ pub use budget::Poll;
 pub use params::{Params, QChance, KEYS};
 
 use super::eval::Evaluate;
-use crate::board::{Move, MoveList};
+use crate::board::{Move, MoveList, Role};
 use crate::sim::GameRng;
 use crate::variants::{Node, Player};
 use budget::Budget;
@@ -399,7 +399,12 @@ impl Engine {
         }
         let in_check = g.position().is_check();
         if self.params.nmp && !pv_node && !in_check && depth >= 3 && beta.abs() < MATE_BOUND {
-            if let Some(null) = g.search_null() {
+            // Not with king and pawns only (zugzwang).
+            let pos = g.position();
+            let pieces =
+                pos.by_color(pos.turn()) & !pos.by_role(Role::Pawn) & !pos.by_role(Role::King);
+            let null = if pieces.any() { g.search_null() } else { None };
+            if let Some(null) = null {
                 if self.eval.static_value(g, me) >= beta {
                     let r = 2 + depth / 4;
                     let v = self.node(&null, depth - 1 - r, beta - EPS, beta, me, ply + 1, 0);
