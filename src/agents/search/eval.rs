@@ -44,6 +44,9 @@ pub const WEIGHTS: Weights = Weights {
     tempo: 10.0,
 };
 
+/// Chance nodes with more outcomes are valued by their own static value.
+const MAX_EXPANDED_OUTCOMES: usize = 8;
+
 /// Game-phase weight of N, B, R, Q.
 const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
 
@@ -160,6 +163,12 @@ impl Evaluator {
     ) -> f64 {
         let mut o = std::mem::take(&mut self.outcomes);
         g.chance_outcomes(&mut o);
+        if o.len() > MAX_EXPANDED_OUTCOMES {
+            // Many outcomes (Vegas rolls: the board stays as it is): the
+            // state's own static value, not 30 copies of it.
+            self.outcomes = o;
+            return self.static_value(g, pov);
+        }
         let mut sum = 0.0;
         for &(id, p) in o.as_slice() {
             if p <= 0.0 {

@@ -302,8 +302,12 @@ impl Engine {
         ply: usize,
     ) -> f64 {
         let gives_check = child.position().is_check();
+        // Only when the checked side must answer (in Random Move Number
+        // Chess the checking player may move again: no extension).
+        let answer = matches!(child.node(), Node::Decision(p) if p != me);
         let ext =
-            (self.params.check_ext && gives_check && (ply as i32) < 2 * self.root_depth) as i32;
+            (self.params.check_ext && gives_check && answer && (ply as i32) < 2 * self.root_depth)
+                as i32;
         let nd = depth - 1 + ext;
         let mut r = 0;
         if self.params.lmr && reducible && depth >= 3 && index >= 3 && !gives_check {
