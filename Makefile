@@ -47,7 +47,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 VENV_STAMP := $(VENV)/.requirements-dev.stamp
 
 .PHONY: help venv rust-tools lint fmt rust-test develop wheel pytest notebooks \
-        test test-slow perft bench fuzz study typecheck clean distclean
+        test test-slow perft bench bench-strength fuzz study typecheck clean distclean
 
 help:
 	@echo "make study       run the main job (dicechess study)"
@@ -55,6 +55,7 @@ help:
 	@echo "make test-slow   slow pytest tests and ignored Rust tests"
 	@echo "make perft       the (ignored) perft tests"
 	@echo "make bench       cargo bench"
+	@echo "make bench-strength  search agent vs Stockfish, budget ladders, dice baselines (docs/search.md)"
 	@echo "make fuzz        run every cargo-fuzz target for FUZZ_SECONDS=$(FUZZ_SECONDS) s"
 	@echo "make lint        rustfmt, clippy (with and without 'python'), ruff"
 	@echo "make fmt         apply rustfmt and ruff format"
@@ -145,6 +146,13 @@ bench: venv develop
 	$(VPY) benches/vegas_vs_python_chess.py --rust-bench-output target/bench-playouts.txt
 	$(VPY) benches/vecenv.py
 	$(VPY) benches/ray_scaling.py
+
+# Long: about an hour with the defaults (STRENGTH_ARGS="--games 100" for the
+# issue's 100-game Stockfish matches). Needs `apt-get install stockfish`
+# for the first table (skipped with a message otherwise).
+STRENGTH_ARGS ?=
+bench-strength: venv develop
+	$(VPY) benches/strength.py $(STRENGTH_ARGS)
 
 # cargo-fuzz targets live in fuzz/ (a separate cargo workspace). With a
 # nightly toolchain (rustup toolchain list) they run with AddressSanitizer;

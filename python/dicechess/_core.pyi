@@ -212,8 +212,15 @@ class Agent:
     over the dice that follow), ``"expectimax:depth=N"`` (*-minimax: alpha-beta,
     Star1 at chance nodes, transposition table), ``"mcts:sims=N[,c=X]
     [,rollout=random|greedy][,rollout_plies=M]"`` (UCT with sampled chance
-    nodes). Bad specs raise ValueError listing the valid ones. Decisions are
-    reproducible: the agent's generator is seeded with ``seed``.
+    nodes), ``"search[:nodes=N][,ms=T][,depth=D][,option=value...]"``
+    (iterative-deepening alpha-beta with quiescence, transposition table and
+    Star1/Star2 at chance nodes; no budget means ``nodes=20000``; options
+    ``tt_mb``, ``tt``, ``pvs``, ``aspiration``, ``lmr``, ``nmp``, ``star2``,
+    ``check_ext``, ``killers``, ``history``, ``qsearch`` (0/1),
+    ``qchance=stop|expect``, ``sample=K``). Bad specs raise ValueError listing
+    the valid ones. Decisions are reproducible: the agent's generator is
+    seeded with ``seed`` (a node budget is exact, so the same seed and budget
+    give the same move on any machine; ``ms`` budgets are for play).
     """
 
     def __new__(cls, spec: str, seed: int = 0) -> Self: ...
@@ -236,6 +243,20 @@ class Agent:
         -1 lost, 0 otherwise); at chance nodes the exact expectation over the
         outcomes. No randomness is used. Only ``greedy`` and
         ``expectimax:depth=N`` agents value states (ValueError otherwise)."""
+    def search(
+        self,
+        state: State,
+        nodes: int | None = None,
+        ms: int | None = None,
+        depth: int | None = None,
+    ) -> dict[str, Any]:
+        """One search of a ``search`` agent at a decision node (GIL released;
+        Ctrl-C raises KeyboardInterrupt). Returns ``{"action", "move" (SAN),
+        "value" (centipawns for the deciding player; a win ``n`` plies ahead is
+        ``100000 - n``), "depth" (deepest completed iteration), "nodes", "pv"
+        (SAN list), "pv_actions", "stopped"}``. ``nodes``/``ms``/``depth``
+        replace the spec's budgets when any is given. ValueError for other
+        agents, bad budgets, chance and terminal nodes."""
 
 def _agent_spec(spec: str) -> str:
     """The canonical form of an agent spec (ValueError listing the valid specs)."""

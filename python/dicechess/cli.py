@@ -1,4 +1,5 @@
-"""The ``dicechess`` command-line interface: ``study``, ``play``, ``perft``, ``bench``."""
+"""The ``dicechess`` command-line interface: ``study``, ``play``, ``perft``, ``bench``,
+``analyse``."""
 
 from __future__ import annotations
 
@@ -103,6 +104,14 @@ def build_parser() -> argparse.ArgumentParser:
     pf.add_argument("depth", type=int)
     pf.add_argument("--fen", default=None)
 
+    an = sub.add_parser("analyse", help="search a position with the search engine")
+    an.add_argument("variant", type=lambda t: _variant_list(t)[0])
+    an.add_argument("--fen", default=None, help="the position (default: the start)")
+    an.add_argument("--nodes", type=_positive, default=None)
+    an.add_argument("--ms", type=_positive, default=None)
+    an.add_argument("--depth", type=_positive, default=None)
+    an.add_argument("--agent", default="search", help="a search spec (default: search)")
+
     be = sub.add_parser("bench", help="random playout speed per variant")
     be.add_argument("--games", type=_positive, default=2000)
     be.add_argument("--threads", type=_positive, default=None)
@@ -202,13 +211,41 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_analyse(args: argparse.Namespace) -> int:
+    try:
+        opts = {} if args.fen is None else {"fen": args.fen}
+        s = _core.State(args.variant, **opts)
+        agent = _core.Agent(args.agent)
+        limits = {"nodes": args.nodes, "ms": args.ms, "depth": args.depth}
+        if all(v is None for v in limits.values()):
+            limits["ms"] = 1000
+        t0 = time.perf_counter()
+        r = agent.search(s, **limits)
+    except ValueError as e:
+        print(f"dicechess: {e}", file=sys.stderr)
+        return 2
+    secs = time.perf_counter() - t0
+    print(
+        f"best {r['move']}  value {r['value']:+.0f} cp  depth {r['depth']}  nodes {r['nodes']}"
+        f"  {r['nodes'] / max(secs, 1e-9) / 1e3:.0f} k nodes/s"
+    )
+    print("pv " + " ".join(r["pv"]))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
         return 2
-    handlers = {"study": _cmd_study, "play": _cmd_play, "perft": _cmd_perft, "bench": _cmd_bench}
+    handlers = {
+        "study": _cmd_study,
+        "play": _cmd_play,
+        "perft": _cmd_perft,
+        "bench": _cmd_bench,
+        "analyse": _cmd_analyse,
+    }
     try:
         return handlers[args.command](args)
     except KeyboardInterrupt:

@@ -37,13 +37,37 @@ pub trait Evaluate: Game {
     fn score(&self) -> f64 {
         board_score(self.position()) + self.extra()
     }
+    /// Extra White-minus-Black centipawns for the `search` agent's
+    /// evaluation: turn state the board does not show (default 0).
+    fn search_terms(&self) -> f64 {
+        0.0
+    }
 }
 
 impl Evaluate for Chess {}
-impl Evaluate for Vegas {}
 impl Evaluate for Fluky {}
 impl Evaluate for Gardner {}
-impl Evaluate for RandomMoveNumber {}
+impl Evaluate for Vegas {
+    /// A free move (the previous move gave check) is worth a tempo.
+    fn search_terms(&self) -> f64 {
+        match (self.is_free_move(), self.position().turn()) {
+            (false, _) => 0.0,
+            (true, Color::White) => 25.0,
+            (true, Color::Black) => -25.0,
+        }
+    }
+}
+impl Evaluate for RandomMoveNumber {
+    /// Each move left in the current turn beyond this one is worth a tempo.
+    fn search_terms(&self) -> f64 {
+        let extra = self.moves_left().saturating_sub(1) as f64 * 20.0;
+        if self.position().turn() == Color::White {
+            extra
+        } else {
+            -extra
+        }
+    }
+}
 impl Evaluate for Cubic {
     /// Stocked pieces can be rolled in later: counted at 80% of their value.
     fn extra(&self) -> f64 {

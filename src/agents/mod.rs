@@ -16,12 +16,15 @@
 //! - `expectimax:depth=N` (N from 1 to 8): see [`expectimax`].
 //! - `mcts:sims=N[,c=X][,rollout=random|greedy][,rollout_plies=N]`:
 //!   see [`mcts`]; defaults `c=1.4`, `rollout=random`, `rollout_plies=40`.
+//! - `search[:nodes=N][,ms=T][,depth=D][,option=value...]`: see [`search`];
+//!   budgets combine (the first reached stops), none means `nodes=20000`.
 //!
 //! Values and evaluations are for player 0 in `[-1, 1]` (see [`eval`]).
 
 pub mod eval;
 pub mod expectimax;
 pub mod mcts;
+pub mod search;
 
 pub use eval::Evaluate;
 
@@ -32,7 +35,8 @@ use std::fmt;
 
 /// Every valid spec form, for error messages.
 pub const VALID_SPECS: &str = "\"random\", \"greedy\", \"expectimax:depth=N\" (N 1..=8), \
-\"mcts:sims=N[,c=X][,rollout=random|greedy][,rollout_plies=M]\" (N 1..=10000000, X > 0, M 0..=10000)";
+\"mcts:sims=N[,c=X][,rollout=random|greedy][,rollout_plies=M]\" (N 1..=10000000, X > 0, M 0..=10000), \
+\"search[:nodes=N][,ms=T][,depth=D][,tt_mb=M][,tt|pvs|aspiration|lmr|nmp|star2|check_ext|killers|history|qsearch=0|1][,qchance=stop|expect][,sample=K]\"";
 
 /// How MCTS values a new leaf.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +59,7 @@ pub enum AgentSpec {
         rollout: Rollout,
         rollout_plies: u32,
     },
+    Search(search::Params),
 }
 
 fn bad(spec: &str, why: &str) -> GameError {
@@ -96,6 +101,7 @@ impl AgentSpec {
             "random" | "greedy" => &[],
             "expectimax" => &["depth"],
             "mcts" => &["sims", "c", "rollout", "rollout_plies"],
+            "search" => search::KEYS,
             _ => return Err(bad(spec, &format!("unknown agent {name:?}"))),
         };
         for &(k, _) in &kv {
@@ -115,6 +121,16 @@ impl AgentSpec {
             return Err(bad(spec, "empty parameter list"));
         }
         let get = |k: &str| kv.iter().find(|&&(k2, _)| k2 == k).map(|&(_, v)| v);
+        if name == "search" {
+            return search::Params::parse(&kv)
+                .map(AgentSpec::Search)
+                .map_err(|why| {
+                    bad(
+                        spec,
+                        &format!("{why} (search keys: {})", search::KEYS.join(", ")),
+                    )
+                });
+        }
         Ok(match name {
             "random" => AgentSpec::Random,
             "greedy" => AgentSpec::Greedy,
@@ -175,6 +191,7 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Random => f.write_str("random"),
             AgentSpec::Greedy => f.write_str("greedy"),
             AgentSpec::Expectimax { depth } => write!(f, "expectimax:depth={depth}"),
+            AgentSpec::Search(p) => write!(f, "{p}"),
             AgentSpec::Mcts {
                 sims,
                 c,
@@ -199,6 +216,8 @@ pub struct Agent {
     spec: AgentSpec,
     search: expectimax::Search,
     tree: mcts::Tree,
+    /// The `search` engine, made at its first use (it owns the table).
+    engine: Option<Box<search::Engine>>,
 }
 
 impl Agent {
@@ -207,7 +226,27 @@ impl Agent {
             spec,
             search: expectimax::Search::new(),
             tree: mcts::Tree::new(),
+            engine: None,
         }
+    }
+
+    /// Runs the `search` engine on the decision node `g` (`None` for other
+    /// agents). `limits` (nodes, ms, depth) override the spec's budgets
+    /// when any is given; `poll` stops the search when it returns `true`.
+    pub fn search_info<G: Evaluate>(
+        &mut self,
+        g: &G,
+        rng: &mut GameRng,
+        limits: (Option<u64>, Option<u64>, Option<u32>),
+        poll: Option<search::Poll>,
+    ) -> Option<search::SearchResult> {
+        let AgentSpec::Search(p) = &self.spec else {
+            return None;
+        };
+        let engine = self
+            .engine
+            .get_or_insert_with(|| Box::new(search::Engine::new(p.clone())));
+        Some(engine.search(g, rng, limits, poll))
     }
 
     /// The spec.
@@ -296,6 +335,10 @@ impl Agent {
         match self.spec {
             AgentSpec::Random | AgentSpec::Greedy => one_hot(self.search.best_move(g, 1, rng).0),
             AgentSpec::Expectimax { depth } => one_hot(self.search.best_move(g, depth, rng).0),
+            AgentSpec::Search(_) => {
+                let r = self.search_info(g, rng, (None, None, None), None);
+                one_hot(r.map_or(ml[0], |r| r.best))
+            }
             AgentSpec::Mcts {
                 sims,
                 c,

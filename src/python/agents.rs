@@ -128,6 +128,26 @@ impl PyAgent {
         Ok(py.detach(move || with_game!(&g, x => agent.value(x, depth)).unwrap_or(0.0)))
     }
 
+    /// One search of a `search` agent at a decision node (GIL released,
+    /// Ctrl-C raises KeyboardInterrupt): a dict with `action`, `move`
+    /// (SAN), `value` (centipawns for the player deciding; a win found
+    /// `n` plies ahead is 100000 - n), `depth` (deepest completed
+    /// iteration), `nodes`, `pv` (SAN) and `pv_actions`, and `stopped`.
+    /// `nodes`, `ms` and `depth` replace the spec's budgets when any is given.
+    #[pyo3(signature = (state, nodes = None, ms = None, depth = None))]
+    fn search<'py>(
+        &mut self,
+        py: Python<'py>,
+        state: &PyState,
+        nodes: Option<i64>,
+        ms: Option<i64>,
+        depth: Option<i64>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let g = state.game.clone();
+        check_decision(&g)?;
+        super::search::search_dict(py, &mut self.agent, &mut self.rng, &g, (nodes, ms, depth))
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Agent({:?}, seed={})",

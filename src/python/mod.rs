@@ -3,6 +3,7 @@
 
 mod agents;
 mod callables;
+mod search;
 
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};

@@ -175,4 +175,16 @@ impl Game for Chess {
         o.insert("max_plies".into(), self.progress.max_plies.into());
         o
     }
+    fn search_key(&self) -> u64 {
+        self.pos.hash()
+    }
+    fn search_null(&self) -> Option<Self> {
+        if self.pos.is_check() {
+            return None;
+        }
+        let mut g = self.clone();
+        g.pos.play_null();
+        g.update_result();
+        Some(g)
+    }
 }

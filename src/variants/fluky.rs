@@ -300,6 +300,12 @@ fn parse_fluky_fen(
 
 impl Game for Fluky {
     game_accessors!();
+    fn search_key(&self) -> u64 {
+        let pending = self
+            .pending
+            .map_or(0, |(sq, cap)| 1 + sq as u64 * 2 + cap as u64);
+        super::mix_key(self.pos.hash(), pending)
+    }
     fn variant(&self) -> &'static str {
         if self.metamorph {
             "metamorph"

@@ -84,6 +84,9 @@ impl Gardner {
 
 impl Game for Gardner {
     game_accessors!();
+    fn search_key(&self) -> u64 {
+        self.pos.hash()
+    }
     fn variant(&self) -> &'static str {
         "gardner"
     }

@@ -155,6 +155,28 @@ pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
     }
     /// The options this state was created with (complete, defaults filled).
     fn options(&self) -> Options;
+    /// A 64-bit key of everything that decides the game's future from here
+    /// (board, dice, stocks, turn state, whose decision), for search
+    /// transposition tables. The default hashes the whole serialised state
+    /// (correct but slow, and history-dependent); variants override it with
+    /// Zobrist keys.
+    fn search_key(&self) -> u64 {
+        crate::agents::expectimax::state_key(self)
+    }
+    /// The state after the player to move passes, for null-move pruning;
+    /// `None` (the default) where that is not sound (chance, multi-move turns).
+    fn search_null(&self) -> Option<Self> {
+        None
+    }
+}
+
+/// Mixes variant state `x` into a search key `h` (splitmix64 finaliser).
+#[inline]
+pub fn mix_key(h: u64, x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    h ^ z ^ (z >> 31)
 }
 
 /// Every variant name, as `dc.variants()` lists them.

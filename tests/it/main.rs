@@ -16,6 +16,7 @@ mod paired;
 mod parse_fuzz;
 mod perft;
 mod random_move_number;
+mod search;
 mod shakmaty_diff;
 mod vecenv;
 mod vegas;

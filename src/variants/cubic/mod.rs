@@ -200,6 +200,9 @@ const NO_PROMOTION: &str = "Cubic Chess has no promotion: a pawn on the last ran
 
 impl Game for Cubic {
     game_accessors!();
+    fn search_key(&self) -> u64 {
+        self.pos.hash() ^ self.stock_key()
+    }
     fn variant(&self) -> &'static str {
         "cubic"
     }

@@ -259,6 +259,16 @@ impl RandomMoveNumber {
 
 impl Game for RandomMoveNumber {
     game_accessors!();
+    fn search_key(&self) -> u64 {
+        let turn = self.phase as u64
+            | (self.moves_left as u64) << 4
+            | (self.first_turns as u64) << 12
+            | (self.chosen as u64) << 16
+            | (self.white as u64) << 17
+            | (self.runs[0].min(255) as u64) << 24
+            | (self.runs[1].min(255) as u64) << 32;
+        super::mix_key(self.pos.hash(), turn)
+    }
     fn variant(&self) -> &'static str {
         NAME
     }

@@ -1,0 +1,104 @@
+//! `search` speed: nodes/s per variant (single thread) on positions after
+//! 10 to 30 random decisions, and on chess middlegames, printed as a table
+//! (`cargo bench --bench search`).
+
+use dicechess::agents::search::{Engine, Params};
+use dicechess::agents::Evaluate;
+use dicechess::board::MoveList;
+use dicechess::sim::{game_rng, random_move, sample_outcome};
+use dicechess::variants::{chess::Chess, AnyGame, Game, Node, Options, Outcomes, VARIANTS};
+use dicechess::with_game;
+use std::time::Instant;
+
+/// Nodes per searched position.
+const NODES: u64 = 200_000;
+
+/// Middlegame positions (from master games).
+const MIDDLEGAMES: &[&str] = &[
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8",
+    "r2q1rk1/1p1nbppp/p2pbn2/4p3/4P3/1NN1BP2/PPPQ2PP/R3KB1R w KQ - 1 10",
+    "r1bqr1k1/pp1n1pbp/2pp1np1/4p3/2PPP3/2N2NP1/PP3PBP/R1BQR1K1 w - - 0 10",
+    "2rq1rk1/pb1nbppp/1p2pn2/2pp4/2PP4/1PN1PN2/PB2BPPP/2RQ1RK1 w - - 0 11",
+    "r3k2r/pp1bbppp/2nqpn2/3p4/3P4/2PBPN2/PP1N1PPP/R2QK2R w KQkq - 3 10",
+];
+
+fn position(variant: &str, seed: u64, plies: u32) -> AnyGame {
+    let mut g = AnyGame::new(variant, &Options::new()).unwrap();
+    let mut rng = game_rng(seed, 0);
+    let (mut ml, mut o) = (MoveList::new(), Outcomes::new());
+    with_game!(&mut g, x => {
+        let mut made = 0;
+        loop {
+            match x.node() {
+                Node::Terminal => break,
+                Node::Chance => {
+                    let a = sample_outcome(x, &mut rng, &mut o);
+                    x.apply_outcome(a);
+                }
+                Node::Decision(_) => {
+                    if made >= plies {
+                        break;
+                    }
+                    let m = random_move(x, &mut rng, &mut ml);
+                    x.play(m);
+                    made += 1;
+                }
+            }
+        }
+    });
+    g
+}
+
+/// (nodes, seconds, mean depth) over `states`.
+fn measure<G: Evaluate>(states: &[G]) -> (u64, f64, f64) {
+    let mut e = Engine::new(Params::default());
+    let (mut nodes, mut depth, mut n) = (0u64, 0.0f64, 0.0f64);
+    let t = Instant::now();
+    for (i, g) in states.iter().enumerate() {
+        if !matches!(g.node(), Node::Decision(_)) {
+            continue;
+        }
+        let r = e.search(
+            g,
+            &mut game_rng(i as u64, 0),
+            (Some(NODES), None, None),
+            None,
+        );
+        nodes += r.nodes;
+        depth += r.depth as f64;
+        n += 1.0;
+    }
+    (nodes, t.elapsed().as_secs_f64(), depth / n.max(1.0))
+}
+
+fn main() {
+    println!("| positions | nodes/s | mean depth at {NODES} nodes |");
+    println!("|---|---:|---:|");
+    let mids: Vec<Chess> = MIDDLEGAMES
+        .iter()
+        .map(|f| {
+            let mut o = Options::new();
+            o.insert("fen".into(), (*f).into());
+            Chess::new(&o).unwrap()
+        })
+        .collect();
+    let (nodes, secs, depth) = measure(&mids);
+    println!(
+        "| chess middlegames | {:.0} | {depth:.1} |",
+        nodes as f64 / secs
+    );
+    for v in VARIANTS {
+        let states: Vec<AnyGame> = (0..6).map(|i| position(v, i, 10 + 4 * i as u32)).collect();
+        let (mut nodes, mut secs, mut depth) = (0, 0.0, 0.0);
+        for s in &states {
+            let (n, t, d) = with_game!(s, x => measure(std::slice::from_ref(x)));
+            nodes += n;
+            secs += t;
+            depth += d / states.len() as f64;
+        }
+        println!(
+            "| {v} (10-30 random plies) | {:.0} | {depth:.1} |",
+            nodes as f64 / secs
+        );
+    }
+}

@@ -1,0 +1,210 @@
+"""Strength of the ``search`` agent (``make bench-strength``).
+
+1. Chess against Stockfish (the OS package: ``apt-get install stockfish``;
+   skipped with a message when it is missing) at several ``UCI_Elo``
+   levels, both at the same time per move, from random 4-ply openings with
+   colours alternated; through python-chess's UCI engine module.
+2. A budget ladder per variant: ``search:nodes=2^k`` against
+   ``search:nodes=2^(k-1)``; for chess each game starts from a random
+   4-ply opening (dice variants get their variety from the dice).
+3. Dice variants: ``search:nodes=N`` against ``expectimax:depth=2`` and
+   ``mcts:sims=200``.
+
+Each table (score, 95% Wilson interval, Elo difference) is printed and
+written between markers in docs/search.md. Scores count draws as half.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import re
+import shutil
+import time
+from pathlib import Path
+
+import dicechess as dc
+from dicechess.sim import wilson_interval
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "search.md"
+
+
+def elo(score: float) -> float:
+    score = min(max(score, 1e-3), 1 - 1e-3)
+    return -400 * math.log10(1 / score - 1)
+
+
+def row(label: str, points: float, n: int) -> str:
+    lo, hi = wilson_interval(points, n)
+    s = points / n
+    return (
+        f"| {label} | {n} | {points:g} | {s:.3f} | [{lo:.3f}, {hi:.3f}] "
+        f"| {elo(s):+.0f} [{elo(lo):+.0f}, {elo(hi):+.0f}] |"
+    )
+
+
+HEADER = (
+    "| match | games | points | score | 95% interval | Elo diff [interval] |\n"
+    "|---|---:|---:|---:|---|---|"
+)
+
+
+def opening(rng: random.Random, plies: int = 4) -> str:
+    s = dc.State("chess")
+    for _ in range(plies):
+        s.apply_action(rng.choice(s.legal_actions()))
+    return s.fen()
+
+
+def stockfish_path() -> str | None:
+    return shutil.which("stockfish") or (
+        "/usr/games/stockfish" if Path("/usr/games/stockfish").exists() else None
+    )
+
+
+def play_stockfish(
+    engine, spec: str, fen: str, engine_white: bool, secs: float, seed: int
+) -> float:
+    """One game; the search agent's points (1, 0.5, 0)."""
+    import chess
+    import chess.engine
+
+    s = dc.State("chess", fen=fen, max_plies=400)
+    board = chess.Board(fen)
+    agent = dc.Agent(spec, seed=seed)
+    while not s.is_terminal():
+        ours = (board.turn == chess.WHITE) == engine_white
+        if ours:
+            a = agent.select(s)
+            board.push_san(s.action_to_string(a))
+        else:
+            mv = engine.play(board, chess.engine.Limit(time=secs)).move
+            a = s.string_to_action(board.san(mv))
+            board.push(mv)
+        s.apply_action(a)
+    r = s.returns()[0]  # player 0 is White
+    mine = r if engine_white else -r
+    return (mine + 1) / 2
+
+
+def vs_stockfish(levels: list[int], games: int, ms: int, seed: int) -> list[str]:
+    import chess.engine
+
+    path = stockfish_path()
+    if path is None:
+        print("stockfish not found: install it with `apt-get install -y stockfish`; skipped")
+        return []
+    rng = random.Random(seed)
+    rows = []
+    spec = f"search:ms={ms}"
+    for level in levels:
+        engine = chess.engine.SimpleEngine.popen_uci(path)
+        engine.configure({"UCI_LimitStrength": True, "UCI_Elo": level, "Threads": 1})
+        points = 0.0
+        t0 = time.time()
+        fen = opening(rng)
+        for i in range(games):
+            if i % 2 == 0:
+                fen = opening(rng)  # each opening twice, colours swapped
+            points += play_stockfish(engine, spec, fen, i % 2 == 0, ms / 1000, seed + i)
+        engine.quit()
+        r = row(f"{spec} vs Stockfish UCI_Elo {level} ({ms} ms/move)", points, games)
+        print(r, f"({time.time() - t0:.0f} s)", flush=True)
+        rows.append(r)
+    return rows
+
+
+def points_of_first(res) -> float:
+    """Points of the first agent of a two-agent arena."""
+    return float(res.wins[0, 1] + 0.5 * res.draws[0, 1])
+
+
+def match(variant: str, a: str, b: str, games: int, seed: int, threads: int | None) -> float:
+    """Points of ``a`` against ``b`` over ``games`` games, colours alternated."""
+    if variant != "chess":
+        res = dc.arena(variant, [a, b], games_per_pair=games, seed=seed, threads=threads)
+        return points_of_first(res)
+    # Chess: deterministic agents repeat games, so vary the openings.
+    rng = random.Random(seed)
+    points = 0.0
+    for i in range(0, games, 2):
+        fen = opening(rng)
+        r = dc.arena("chess", [a, b], games_per_pair=2, seed=seed + i, threads=threads, fen=fen)
+        points += points_of_first(r)
+    return points
+
+
+def ladder(variant: str, ks: range, games: int, seed: int, threads: int | None) -> list[str]:
+    rows = []
+    for k in ks:
+        a, b = f"search:nodes={2**k}", f"search:nodes={2 ** (k - 1)}"
+        pts = match(variant, a, b, games, seed, threads)
+        r = row(f"{variant}: {a} vs {b}", pts, games)
+        print(r, flush=True)
+        rows.append(r)
+    return rows
+
+
+def vs_baselines(
+    variants: list[str], nodes: int, games: int, seed: int, threads: int | None
+) -> list[str]:
+    rows = []
+    for v in variants:
+        for opp in ("expectimax:depth=2", "mcts:sims=200"):
+            a = f"search:nodes={nodes}"
+            pts = match(v, a, opp, games, seed, threads)
+            r = row(f"{v}: {a} vs {opp}", pts, games)
+            print(r, flush=True)
+            rows.append(r)
+    return rows
+
+
+def write_section(name: str, text: str) -> None:
+    begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
+    doc = DOC.read_text() if DOC.exists() else ""
+    block = f"{begin}\n{text}\n{end}"
+    if begin in doc:
+        doc = re.sub(re.escape(begin) + ".*?" + re.escape(end), lambda _: block, doc, flags=re.S)
+    else:
+        doc += f"\n{block}\n"
+    DOC.write_text(doc)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--levels", default="1350,1600,1800,2000")
+    p.add_argument("--games", type=int, default=20, help="games per Stockfish level")
+    p.add_argument("--ms", type=int, default=100, help="time per move, both sides")
+    p.add_argument("--ladder-variants", default="chess,cubic,fluky")
+    p.add_argument("--ladder-k", default="7-14", help="k range of 2^k node budgets")
+    p.add_argument("--ladder-games", type=int, default=40)
+    p.add_argument("--baseline-variants", default="cubic,fluky,metamorph,random_move_number,vegas")
+    p.add_argument("--baseline-games", type=int, default=40)
+    p.add_argument("--nodes", type=int, default=10000)
+    p.add_argument("--threads", type=int, default=None)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--only", default="stockfish,ladder,baselines")
+    args = p.parse_args()
+    only = args.only.split(",")
+    stamp = f"_{time.strftime('%Y-%m-%d')}, seed {args.seed}; written by benches/strength.py_"
+    if "stockfish" in only:
+        rows = vs_stockfish(
+            [int(x) for x in args.levels.split(",")], args.games, args.ms, args.seed
+        )
+        if rows:
+            write_section("stockfish", "\n".join([HEADER, *rows, "", stamp]))
+    if "ladder" in only:
+        lo, hi = (int(x) for x in args.ladder_k.split("-"))
+        rows = []
+        for v in args.ladder_variants.split(","):
+            rows += ladder(v, range(lo, hi + 1), args.ladder_games, args.seed, args.threads)
+        write_section("ladder", "\n".join([HEADER, *rows, "", stamp]))
+    if "baselines" in only:
+        variants = args.baseline_variants.split(",")
+        rows = vs_baselines(variants, args.nodes, args.baseline_games, args.seed, args.threads)
+        write_section("baselines", "\n".join([HEADER, *rows, "", stamp]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,174 @@
+//! Chance nodes: Star1 with Star2 probing over the exact outcome
+//! distribution (Ballard's *-minimax), or over a deterministic sample.
+//!
+//! Star1: after searching some outcomes, the unsearched ones lie between
+//! the bounds of all values, which gives each child a window and a cut-off
+//! when the expectation cannot reach `(alpha, beta)`. Star2 first probes
+//! every outcome by searching only its first decision: for the player who
+//! decides there that is a lower bound of the outcome's value (an upper
+//! bound for the other player), and these bounds replace the loose global
+//! bounds for the outcomes not searched yet.
+
+use super::{Engine, EPS, MATE};
+use crate::agents::eval::Evaluate;
+use crate::board::Move;
+use crate::variants::{Action, Node, Outcomes, Player};
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Bounds of every value.
+const LO: f64 = -MATE;
+const HI: f64 = MATE;
+
+impl Engine {
+    /// The outcomes to search at chance node `g`: exact, or `sample` draws
+    /// (with replacement, seeded by the state) when there are more.
+    fn outcomes<G: Evaluate>(&self, g: &G) -> Vec<(Action, f64)> {
+        let mut o = Outcomes::new();
+        g.chance_outcomes(&mut o);
+        let exact: Vec<(Action, f64)> =
+            o.as_slice().iter().copied().filter(|x| x.1 > 0.0).collect();
+        let k = self.params.sample as usize;
+        if k == 0 || exact.len() <= k {
+            return exact;
+        }
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(g.search_key());
+        let mut counts = vec![0u32; exact.len()];
+        for _ in 0..k {
+            let mut x: f64 = rng.random::<f64>();
+            let mut pick = exact.len() - 1;
+            for (i, &(_, p)) in exact.iter().enumerate() {
+                if x < p {
+                    pick = i;
+                    break;
+                }
+                x -= p;
+            }
+            counts[pick] += 1;
+        }
+        exact
+            .iter()
+            .zip(counts)
+            .filter(|&(_, c)| c > 0)
+            .map(|(&(id, _), c)| (id, c as f64 / k as f64))
+            .collect()
+    }
+
+    /// The expectation for `pov` of the chance node `g` in `(alpha, beta)`
+    /// (fail-soft: a bound beyond the window when cut off).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn chance<G: Evaluate>(
+        &mut self,
+        g: &G,
+        depth: i32,
+        alpha: f64,
+        beta: f64,
+        pov: Player,
+        ply: usize,
+        chain: u32,
+    ) -> f64 {
+        let outcomes = self.outcomes(g);
+        // Per outcome: lower and upper bound of its value for `pov`.
+        let mut bounds = vec![(LO, HI); outcomes.len()];
+        if self.params.star2 && depth >= 2 && outcomes.len() > 1 {
+            let (mut lo_sum, mut hi_sum) = (0.0, 0.0);
+            for (i, &(id, p)) in outcomes.iter().enumerate() {
+                let mut child = g.clone();
+                child.apply_outcome(id);
+                bounds[i] = self.probe(&child, depth, alpha, beta, pov, ply + 1);
+                if self.stopped {
+                    return 0.0;
+                }
+                lo_sum += p * bounds[i].0;
+                hi_sum += p * bounds[i].1;
+            }
+            if lo_sum >= beta {
+                return lo_sum;
+            }
+            if hi_sum <= alpha {
+                return hi_sum;
+            }
+        }
+        // Bounds of the expectation over the outcomes after the current one.
+        let mut rest_lo: f64 = outcomes.iter().zip(&bounds).map(|(o, b)| o.1 * b.0).sum();
+        let mut rest_hi: f64 = outcomes.iter().zip(&bounds).map(|(o, b)| o.1 * b.1).sum();
+        let mut sum = 0.0;
+        for (i, &(id, p)) in outcomes.iter().enumerate() {
+            rest_lo -= p * bounds[i].0;
+            rest_hi -= p * bounds[i].1;
+            let a = (alpha - sum - rest_hi) / p;
+            let b = (beta - sum - rest_lo) / p;
+            let mut child = g.clone();
+            child.apply_outcome(id);
+            let (lo, hi) = bounds[i];
+            let v = self.node(
+                &child,
+                depth,
+                a.max(lo - EPS),
+                b.min(hi + EPS),
+                pov,
+                ply + 1,
+                chain,
+            );
+            if self.stopped {
+                return 0.0;
+            }
+            sum += p * v;
+            if v <= a {
+                return sum + rest_hi;
+            }
+            if v >= b {
+                return sum + rest_lo;
+            }
+        }
+        sum
+    }
+
+    /// Star2 probe of an outcome: its value for `pov` is bounded by the
+    /// value of the first decision of whoever decides there.
+    fn probe<G: Evaluate>(
+        &mut self,
+        child: &G,
+        depth: i32,
+        alpha: f64,
+        beta: f64,
+        pov: Player,
+        ply: usize,
+    ) -> (f64, f64) {
+        let Node::Decision(p) = child.node() else {
+            return (LO, HI);
+        };
+        let mut tt_move = Move::NULL;
+        if let Some(t) = self.tt.as_ref() {
+            if let Some(h) = t.probe(child.search_key()) {
+                tt_move = h.mv;
+            }
+        }
+        let mut buf = std::mem::take(&mut self.moves[ply]);
+        self.fill_moves(child, tt_move, ply, false, &mut buf);
+        if buf.is_empty() {
+            self.moves[ply] = buf;
+            return (LO, HI);
+        }
+        let m = super::pick(&mut buf, 0);
+        self.moves[ply] = buf;
+        let mut grand = child.clone();
+        grand.play(m);
+        // The window for `p`.
+        let (a, b) = if p == pov {
+            (alpha, beta)
+        } else {
+            (-beta, -alpha)
+        };
+        let v = self.node(&grand, depth - 1, a, b, p, ply + 1, 0);
+        if v <= a {
+            // Only an upper bound of that move's value: no bound of the node.
+            return (LO, HI);
+        }
+        if p == pov {
+            (v, HI)
+        } else {
+            (LO, -v)
+        }
+    }
+}

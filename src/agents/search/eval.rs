@@ -1,0 +1,189 @@
+//! The search's static evaluation in centipawns: tapered (middlegame to
+//! endgame by material) piece-square terms computed from each piece's
+//! file, relative rank and centrality, so the same terms serve the 8x8
+//! boards and the 5x5 board of Fluky/Metamorph; mobility; the bishop pair;
+//! plus [`Evaluate::extra`] (Cubic stocks) and [`Evaluate::search_terms`]
+//! (Vegas and Random Move Number turn state). At a chance node the
+//! evaluation is the exact expectation over its outcomes (a Fluky die is
+//! worth the average of its faces), see [`Evaluator::at_chance`].
+
+use super::super::eval::Evaluate;
+use crate::board::{Bitboard, Color, Position, Role};
+use crate::variants::{Node, Outcomes, Player};
+
+/// Weights, indexed by role where per role (P, N, B, R, Q, K).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    pub mg_value: [f64; 6],
+    pub eg_value: [f64; 6],
+    /// Per unit of centrality (0 at the rim).
+    pub mg_center: [f64; 6],
+    pub eg_center: [f64; 6],
+    /// Per rank advanced (pawns) / per rank above the first (king).
+    pub mg_advance: [f64; 6],
+    pub eg_advance: [f64; 6],
+    /// Per attacked square not holding an own piece.
+    pub mg_mobility: [f64; 6],
+    pub eg_mobility: [f64; 6],
+    pub bishop_pair: f64,
+    /// For the side to move (decision nodes).
+    pub tempo: f64,
+}
+
+/// The default weights (hand-set; `scripts/texel_tune.py` can refit them).
+pub const WEIGHTS: Weights = Weights {
+    mg_value: [82.0, 337.0, 365.0, 477.0, 1025.0, 0.0],
+    eg_value: [94.0, 281.0, 297.0, 512.0, 936.0, 0.0],
+    mg_center: [3.0, 8.0, 4.0, 1.0, 2.0, -6.0],
+    eg_center: [0.0, 6.0, 4.0, 1.0, 4.0, 12.0],
+    mg_advance: [5.0, 2.0, 0.0, 0.0, 0.0, -18.0],
+    eg_advance: [12.0, 2.0, 0.0, 0.0, 0.0, 0.0],
+    mg_mobility: [0.0, 4.0, 5.0, 2.5, 1.0, 0.0],
+    eg_mobility: [0.0, 4.0, 5.0, 4.0, 2.0, 0.0],
+    bishop_pair: 30.0,
+    tempo: 10.0,
+};
+
+/// Chance nodes with more outcomes are valued by their own static value.
+const MAX_EXPANDED_OUTCOMES: usize = 8;
+
+/// Game-phase weight of N, B, R, Q.
+const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
+
+/// Board terms, White minus Black, in centipawns.
+pub fn board_cp(p: &Position, w: &Weights) -> f64 {
+    let geo = p.geometry();
+    let (files, ranks) = (geo.files as i32, geo.ranks as i32);
+    let full_phase = if files * ranks >= 64 { 24 } else { 8 };
+    let occ = p.occupied();
+    let mut mg = 0.0;
+    let mut eg = 0.0;
+    let mut phase = 0;
+    for c in Color::ALL {
+        let sign = if c == Color::White { 1.0 } else { -1.0 };
+        let own = p.by_color(c);
+        for r in Role::ALL {
+            let i = r.index();
+            let pieces: Bitboard = p.pieces(c, r);
+            let n = pieces.count() as f64;
+            phase += PHASE[i] * pieces.count() as i32;
+            let (mut m, mut e) = (w.mg_value[i] * n, w.eg_value[i] * n);
+            for sq in pieces {
+                let f = (sq % 8) as i32;
+                let rank = (sq / 8) as i32;
+                let rel = if c == Color::White {
+                    rank
+                } else {
+                    ranks - 1 - rank
+                };
+                let center = f.min(files - 1 - f) + rel.min(ranks - 1 - rel);
+                m += w.mg_center[i] * center as f64 + w.mg_advance[i] * rel as f64;
+                let adv = if r == Role::Pawn {
+                    (rel * rel) as f64 / (ranks - 1) as f64
+                } else {
+                    rel as f64
+                };
+                e += w.eg_center[i] * center as f64 + w.eg_advance[i] * adv;
+                if w.mg_mobility[i] != 0.0 || w.eg_mobility[i] != 0.0 {
+                    let mob = (p.role_attacks(c, r, sq, occ) & !own).count() as f64;
+                    m += w.mg_mobility[i] * mob;
+                    e += w.eg_mobility[i] * mob;
+                }
+            }
+            if r == Role::Bishop && pieces.more_than_one() {
+                m += w.bishop_pair;
+                e += w.bishop_pair;
+            }
+            mg += sign * m;
+            eg += sign * e;
+        }
+    }
+    let ph = phase.min(full_phase) as f64 / full_phase as f64;
+    mg * ph + eg * (1.0 - ph)
+}
+
+/// Evaluates states for a player, caching the last board evaluated (the
+/// outcomes of a roll often leave the board as it was).
+pub struct Evaluator {
+    pub weights: Weights,
+    last: Option<(Position, u64, f64)>,
+    outcomes: Outcomes,
+}
+
+impl Evaluator {
+    pub fn new(weights: Weights) -> Evaluator {
+        Evaluator {
+            weights,
+            last: None,
+            outcomes: Outcomes::new(),
+        }
+    }
+
+    /// White-minus-Black centipawns of a non-terminal state, without tempo.
+    fn white_cp<G: Evaluate>(&mut self, g: &G) -> f64 {
+        let p = g.position();
+        let extra = 100.0 * g.extra() + g.search_terms();
+        if let Some((lp, h, v)) = &self.last {
+            if *h == p.hash() && lp == p {
+                return v + extra;
+            }
+        }
+        let v = board_cp(p, &self.weights);
+        self.last = Some((p.clone(), p.hash(), v));
+        v + extra
+    }
+
+    /// The static value of a non-terminal, non-chance state for `pov`.
+    pub fn static_value<G: Evaluate>(&mut self, g: &G, pov: Player) -> f64 {
+        let white = self.white_cp(g);
+        let mut v = if g.color_of(pov) == Color::White {
+            white
+        } else {
+            -white
+        };
+        if let Node::Decision(p) = g.node() {
+            v += if p == pov {
+                self.weights.tempo
+            } else {
+                -self.weights.tempo
+            };
+        }
+        v
+    }
+
+    /// The static value of a chance node for `pov`: the exact expectation
+    /// of the static values of its outcomes (`terminal` values the
+    /// outcomes that end the game; outcomes that are chance nodes again
+    /// are valued statically).
+    pub fn at_chance<G: Evaluate>(
+        &mut self,
+        g: &G,
+        pov: Player,
+        terminal: impl Fn(&G) -> f64,
+    ) -> f64 {
+        let mut o = std::mem::take(&mut self.outcomes);
+        g.chance_outcomes(&mut o);
+        if o.len() > MAX_EXPANDED_OUTCOMES {
+            // Many outcomes (Vegas rolls: the board stays as it is): the
+            // state's own static value, not 30 copies of it.
+            self.outcomes = o;
+            return self.static_value(g, pov);
+        }
+        let mut sum = 0.0;
+        for &(id, p) in o.as_slice() {
+            if p <= 0.0 {
+                continue;
+            }
+            let mut child = g.clone();
+            child.apply_outcome(id);
+            let v = if matches!(child.node(), Node::Terminal) {
+                terminal(&child)
+            } else {
+                self.static_value(&child, pov)
+            };
+            sum += p * v;
+        }
+        self.outcomes = o;
+        sum
+    }
+}

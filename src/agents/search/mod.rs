@@ -1,0 +1,587 @@
+//! `search`: a budgeted, chance-aware alpha-beta engine for every variant.
+//!
+//! Iterative deepening negamax with principal-variation search, aspiration
+//! windows, quiescence search (captures, promotions, rotations; evasions
+//! when in check), a transposition table keyed by
+//! [`crate::variants::Game::search_key`], move ordering (table move,
+//! MVV-LVA, killers, history), check extension, null-move pruning (only
+//! where the variant offers [`crate::variants::Game::search_null`]) and
+//! late-move reductions. Chance nodes are searched with Star1 and Star2
+//! probing over the exact outcome distribution ([`chance`]), or over a
+//! bounded sample of outcomes (`sample=K`).
+//!
+//! Values are centipawns for a player ("pov"), passed down explicitly: a
+//! decision node of the other player negates, one of the same player
+//! (a multi-move turn) does not, and chance nodes average. Depth counts
+//! decisions; chance nodes do not use depth. A proven win `n` plies from
+//! the root is worth `MATE - n`.
+
+mod budget;
+mod chance;
+pub mod eval;
+mod ordering;
+pub mod params;
+mod tt;
+
+pub use budget::Poll;
+pub use params::{Params, QChance, KEYS};
+
+use super::eval::Evaluate;
+use crate::board::{Move, MoveList, Role};
+use crate::sim::GameRng;
+use crate::variants::{Node, Player};
+use budget::Budget;
+use eval::{Evaluator, WEIGHTS};
+use ordering::{is_tactical, Heuristics, MAX_PLY};
+use rand::RngExt;
+use tt::{Bound, Table};
+
+/// A proven win at the root.
+pub const MATE: f64 = 100_000.0;
+/// Values beyond this are proven results.
+pub const MATE_BOUND: f64 = MATE - 1_000.0;
+const INF: f64 = 1e9;
+/// Width of a null window.
+const EPS: f64 = 0.01;
+/// Chance nodes in a row (no decision between) that are expanded.
+const MAX_CHANCE_CHAIN: u32 = 4;
+/// Deepest quiescence (plies below the horizon).
+const QS_MAX: i32 = 16;
+/// Quiescence plies that search every evasion when in check.
+const QS_EVASIONS: i32 = 2;
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The best decision ([`Move::NULL`] at a non-decision root).
+    pub best: Move,
+    /// The value for the player deciding at the root (centipawns).
+    pub value: f64,
+    /// The deepest completed iteration.
+    pub depth: u32,
+    pub nodes: u64,
+    /// Best decisions from the root while the same line stays without a
+    /// chance node.
+    pub pv: Vec<Move>,
+    /// Whether a budget or the poll callback stopped the search.
+    pub stopped: bool,
+}
+
+/// Mate values are stored relative to the node, so they stay right when
+/// the same state is reached at another ply.
+fn to_tt(v: f64, ply: usize) -> f64 {
+    if v > MATE_BOUND {
+        v + ply as f64
+    } else if v < -MATE_BOUND {
+        v - ply as f64
+    } else {
+        v
+    }
+}
+
+fn from_tt(v: f64, ply: usize) -> f64 {
+    if v > MATE_BOUND {
+        v - ply as f64
+    } else if v < -MATE_BOUND {
+        v + ply as f64
+    } else {
+        v
+    }
+}
+
+/// The value of a finished game for `pov`, `ply` plies from the root.
+pub fn terminal_value<G: Evaluate>(g: &G, pov: Player, ply: usize) -> f64 {
+    match g.winner() {
+        Some(w) if w == pov => MATE - ply as f64,
+        Some(_) => -(MATE - ply as f64),
+        None => 0.0,
+    }
+}
+
+/// A search engine: options, table and heuristics (reused between searches,
+/// but every search starts from a forgotten table, so its result depends only
+/// on the state, the options and the random generator).
+pub struct Engine {
+    params: Params,
+    tt: Option<Table>,
+    heur: Heuristics,
+    eval: Evaluator,
+    budget: Budget,
+    nodes: u64,
+    stopped: bool,
+    root_depth: i32,
+    /// Move buffers per ply (taken while a node uses them).
+    moves: Vec<Vec<(i32, Move)>>,
+    /// The best root move of the iteration in progress, once searched.
+    root_best: Option<(Move, f64)>,
+}
+
+impl Engine {
+    pub fn new(params: Params) -> Engine {
+        let mut heur = Heuristics::new();
+        heur.use_killers = params.killers;
+        heur.use_history = params.history;
+        Engine {
+            params,
+            tt: None,
+            heur,
+            eval: Evaluator::new(WEIGHTS),
+            budget: Budget::new(None, None, None),
+            nodes: 0,
+            stopped: false,
+            root_depth: 0,
+            moves: vec![Vec::new(); MAX_PLY + 1],
+            root_best: None,
+        }
+    }
+
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// Searches the decision node `g` within the budgets of the options,
+    /// overridden by `nodes`/`ms`/`depth` when given. Root moves are
+    /// shuffled with `rng` before ordering (ties between equal moves);
+    /// `poll` is called every few thousand nodes and stops the search
+    /// when it returns `true`.
+    pub fn search<G: Evaluate>(
+        &mut self,
+        g: &G,
+        rng: &mut GameRng,
+        limits: (Option<u64>, Option<u64>, Option<u32>),
+        poll: Option<Poll>,
+    ) -> SearchResult {
+        let (nodes, ms, depth) = limits;
+        let mut p = self.params.clone();
+        if nodes.is_some() || ms.is_some() || depth.is_some() {
+            (p.nodes, p.ms, p.depth) = (nodes, ms, depth);
+        }
+        self.budget = Budget::new(p.node_limit(), p.ms, poll);
+        let max_depth = p.depth.unwrap_or(params::MAX_DEPTH) as i32;
+        if self.params.tt {
+            let mb = self.params.tt_mb;
+            self.tt.get_or_insert_with(|| Table::new(mb)).new_search();
+        }
+        self.heur.clear();
+        self.nodes = 0;
+        self.stopped = false;
+
+        let Node::Decision(me) = g.node() else {
+            let value = match g.node() {
+                Node::Terminal => terminal_value(g, 0, 0),
+                _ => self.eval.at_chance(g, 0, |c| terminal_value(c, 0, 1)),
+            };
+            return SearchResult {
+                best: Move::NULL,
+                value,
+                depth: 0,
+                nodes: 0,
+                pv: Vec::new(),
+                stopped: false,
+            };
+        };
+        let mut ml = MoveList::new();
+        g.legal_moves(&mut ml);
+        let mut root: Vec<Move> = ml.iter().copied().collect();
+        for i in (1..root.len()).rev() {
+            let j = rng.random_range(0..=i);
+            root.swap(i, j);
+        }
+        let pos = g.position();
+        root.sort_by_key(|&m| std::cmp::Reverse(self.heur.score(pos, m, Move::NULL, 0)));
+
+        let mut best = (root.first().copied().unwrap_or(Move::NULL), 0.0);
+        let mut done = 0;
+        if root.is_empty() {
+            best.1 = self.eval.static_value(g, me);
+        }
+        for d in 1..=max_depth {
+            if root.is_empty() {
+                break;
+            }
+            self.root_depth = d;
+            self.root_best = None;
+            let mut delta = 30.0;
+            let aspire = self.params.aspiration && d >= 4 && best.1.abs() < MATE_BOUND;
+            let (mut a, mut b) = if aspire {
+                (best.1 - delta, best.1 + delta)
+            } else {
+                (-INF, INF)
+            };
+            let v = loop {
+                let v = self.root(g, &root, d, a, b, me);
+                if self.stopped {
+                    break v;
+                }
+                if v <= a {
+                    b = (a + b) / 2.0;
+                    a = v - delta;
+                } else if v >= b {
+                    b = v + delta;
+                } else {
+                    break v;
+                }
+                delta *= 3.0;
+                if delta > 1000.0 {
+                    (a, b) = (-INF, INF);
+                }
+            };
+            if self.stopped {
+                // A move that beat the previous best in a completed search.
+                if let Some(rb) = self.root_best {
+                    if rb.0 != best.0 && rb.1 > best.1 {
+                        best = rb;
+                    }
+                }
+                break;
+            }
+            if let Some(rb) = self.root_best {
+                best = (rb.0, v);
+            }
+            done = d as u32;
+            if let Some(k) = root.iter().position(|&m| m == best.0) {
+                root[..=k].rotate_right(1);
+            }
+        }
+        let pv = self.principal_variation(g, best.0, done as usize + 1);
+        SearchResult {
+            best: best.0,
+            value: best.1,
+            depth: done,
+            nodes: self.nodes,
+            pv,
+            stopped: self.stopped,
+        }
+    }
+
+    /// One iteration at the root: PVS over `root` in order.
+    fn root<G: Evaluate>(
+        &mut self,
+        g: &G,
+        root: &[Move],
+        depth: i32,
+        mut alpha: f64,
+        beta: f64,
+        me: Player,
+    ) -> f64 {
+        let mut best = -INF;
+        for (i, &m) in root.iter().enumerate() {
+            let mut child = g.clone();
+            child.play(m);
+            let v = self.child_value(&child, depth, i, false, alpha, beta, me, 0);
+            if self.stopped {
+                return best.max(-INF);
+            }
+            if v > best {
+                best = v;
+                if v > alpha || self.root_best.is_none() {
+                    self.root_best = Some((m, v));
+                }
+                alpha = alpha.max(v);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// The value of `child` (reached by the `index`-th move of a decision
+    /// node of `me` at `ply` with `depth` left): principal-variation search
+    /// with late-move reductions and check extension.
+    #[allow(clippy::too_many_arguments)]
+    fn child_value<G: Evaluate>(
+        &mut self,
+        child: &G,
+        depth: i32,
+        index: usize,
+        reducible: bool,
+        alpha: f64,
+        beta: f64,
+        me: Player,
+        ply: usize,
+    ) -> f64 {
+        let gives_check = child.position().is_check();
+        // Only when the checked side must answer (in Random Move Number
+        // Chess the checking player may move again: no extension).
+        let answer = matches!(child.node(), Node::Decision(p) if p != me);
+        let ext =
+            (self.params.check_ext && gives_check && answer && (ply as i32) < 2 * self.root_depth)
+                as i32;
+        let nd = depth - 1 + ext;
+        let mut r = 0;
+        if self.params.lmr && reducible && depth >= 3 && index >= 3 && !gives_check {
+            r = (1 + (depth >= 6) as i32 + (index >= 12) as i32)
+                .min(nd - 1)
+                .max(0);
+        }
+        let zw = if self.params.pvs && index > 0 {
+            alpha + EPS
+        } else {
+            beta
+        };
+        let mut v = self.node(child, nd - r, alpha, zw, me, ply + 1, 0);
+        if r > 0 && v > alpha && !self.stopped {
+            v = self.node(child, nd, alpha, zw, me, ply + 1, 0);
+        }
+        if zw < beta && v > alpha && v < beta && !self.stopped {
+            v = self.node(child, nd, alpha, beta, me, ply + 1, 0);
+        }
+        v
+    }
+
+    /// The value of any node for `pov` in the window `(alpha, beta)`
+    /// (fail-soft). `chain` counts the chance nodes just passed.
+    #[allow(clippy::too_many_arguments)]
+    fn node<G: Evaluate>(
+        &mut self,
+        g: &G,
+        depth: i32,
+        alpha: f64,
+        beta: f64,
+        pov: Player,
+        ply: usize,
+        chain: u32,
+    ) -> f64 {
+        self.nodes += 1;
+        if self.stopped || self.budget.exhausted(self.nodes) {
+            self.stopped = true;
+            return 0.0;
+        }
+        match g.node() {
+            Node::Terminal => terminal_value(g, pov, ply),
+            Node::Chance => {
+                let expand = depth > 0 || (depth == 0 && self.params.qchance == QChance::Expect);
+                if !expand || chain >= MAX_CHANCE_CHAIN || ply >= MAX_PLY - 2 {
+                    return self
+                        .eval
+                        .at_chance(g, pov, |c| terminal_value(c, pov, ply + 1));
+                }
+                self.chance(g, depth, alpha, beta, pov, ply, chain + 1)
+            }
+            Node::Decision(p) if p == pov => self.decision(g, depth, alpha, beta, p, ply),
+            Node::Decision(p) => -self.decision(g, depth, -beta, -alpha, p, ply),
+        }
+    }
+
+    /// A decision node of `me`, valued for `me`.
+    fn decision<G: Evaluate>(
+        &mut self,
+        g: &G,
+        depth: i32,
+        mut alpha: f64,
+        beta: f64,
+        me: Player,
+        ply: usize,
+    ) -> f64 {
+        if ply >= MAX_PLY - 2 {
+            return self.eval.static_value(g, me);
+        }
+        if depth <= 0 {
+            return if self.params.qsearch {
+                self.quiescence(g, depth, alpha, beta, me, ply)
+            } else {
+                self.eval.static_value(g, me)
+            };
+        }
+        let pv_node = beta - alpha > 1.5 * EPS;
+        let key = if self.tt.is_some() { g.search_key() } else { 0 };
+        let mut tt_move = Move::NULL;
+        if let Some(h) = self.tt.as_ref().and_then(|t| t.probe(key)) {
+            tt_move = h.mv;
+            let v = from_tt(h.value, ply);
+            if !pv_node && h.depth >= depth {
+                let cut = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => v >= beta,
+                    Bound::Upper => v <= alpha,
+                };
+                if cut {
+                    return v;
+                }
+            }
+        }
+        let in_check = g.position().is_check();
+        if self.params.nmp && !pv_node && !in_check && depth >= 3 && beta.abs() < MATE_BOUND {
+            // Not with king and pawns only (zugzwang).
+            let pos = g.position();
+            let pieces =
+                pos.by_color(pos.turn()) & !pos.by_role(Role::Pawn) & !pos.by_role(Role::King);
+            let null = if pieces.any() { g.search_null() } else { None };
+            if let Some(null) = null {
+                if self.eval.static_value(g, me) >= beta {
+                    let r = 2 + depth / 4;
+                    let v = self.node(&null, depth - 1 - r, beta - EPS, beta, me, ply + 1, 0);
+                    if self.stopped {
+                        return 0.0;
+                    }
+                    if v >= beta {
+                        return v.min(MATE_BOUND);
+                    }
+                }
+            }
+        }
+
+        let mut buf = std::mem::take(&mut self.moves[ply]);
+        self.fill_moves(g, tt_move, ply, false, &mut buf);
+        if buf.is_empty() {
+            self.moves[ply] = buf;
+            return self.eval.static_value(g, me);
+        }
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_move = Move::NULL;
+        let pos = g.position();
+        for i in 0..buf.len() {
+            let m = pick(&mut buf, i);
+            let mut child = g.clone();
+            child.play(m);
+            let reducible = !in_check && !is_tactical(pos, m);
+            let v = self.child_value(&child, depth, i, reducible, alpha, beta, me, ply);
+            if self.stopped {
+                self.moves[ply] = buf;
+                return 0.0;
+            }
+            if v > best {
+                best = v;
+                best_move = m;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        let tried: Vec<Move> = buf[..i].iter().map(|x| x.1).collect();
+                        self.heur.on_cutoff(pos, m, depth, ply, &tried);
+                        break;
+                    }
+                }
+            }
+        }
+        self.moves[ply] = buf;
+        if let Some(t) = self.tt.as_mut() {
+            let bound = if best <= alpha0 {
+                Bound::Upper
+            } else if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            let mv = if bound == Bound::Upper {
+                Move::NULL
+            } else {
+                best_move
+            };
+            t.store(key, depth, to_tt(best, ply), bound, mv);
+        }
+        best
+    }
+
+    /// Quiescence at a decision node of `me`: stand pat, then tactical
+    /// moves (every move when in check, near the horizon).
+    fn quiescence<G: Evaluate>(
+        &mut self,
+        g: &G,
+        depth: i32,
+        mut alpha: f64,
+        beta: f64,
+        me: Player,
+        ply: usize,
+    ) -> f64 {
+        let evasions = depth > -QS_EVASIONS && g.position().is_check();
+        let mut best = -INF;
+        if !evasions {
+            best = self.eval.static_value(g, me);
+            if best >= beta || depth <= -QS_MAX {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+        let mut buf = std::mem::take(&mut self.moves[ply]);
+        self.fill_moves(g, Move::NULL, ply, !evasions, &mut buf);
+        if buf.is_empty() && evasions {
+            best = self.eval.static_value(g, me);
+        }
+        for i in 0..buf.len() {
+            let m = pick(&mut buf, i);
+            let mut child = g.clone();
+            child.play(m);
+            let v = self.node(&child, depth - 1, alpha, beta, me, ply + 1, 0);
+            if self.stopped {
+                self.moves[ply] = buf;
+                return 0.0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.moves[ply] = buf;
+        best
+    }
+
+    /// The legal decisions of `g` with ordering scores (only tactical ones
+    /// when `tactical_only`).
+    fn fill_moves<G: Evaluate>(
+        &self,
+        g: &G,
+        tt_move: Move,
+        ply: usize,
+        tactical_only: bool,
+        buf: &mut Vec<(i32, Move)>,
+    ) {
+        let mut ml = MoveList::new();
+        g.legal_moves(&mut ml);
+        let pos = g.position();
+        buf.clear();
+        for &m in ml.iter() {
+            if tactical_only && !is_tactical(pos, m) {
+                continue;
+            }
+            buf.push((self.heur.score(pos, m, tt_move, ply), m));
+        }
+    }
+
+    /// The principal variation from the table: `first`, then table moves
+    /// while they are legal decisions and no chance node intervenes.
+    fn principal_variation<G: Evaluate>(&self, g: &G, first: Move, max: usize) -> Vec<Move> {
+        let mut pv = Vec::new();
+        if first.is_null() && !matches!(g.node(), Node::Decision(_)) {
+            return pv;
+        }
+        let mut s = g.clone();
+        let mut ml = MoveList::new();
+        let mut m = first;
+        while pv.len() < max {
+            s.legal_moves(&mut ml);
+            if !ml.contains(m) {
+                break;
+            }
+            pv.push(m);
+            s.play(m);
+            if !matches!(s.node(), Node::Decision(_)) {
+                break;
+            }
+            match self.tt.as_ref().and_then(|t| t.probe(s.search_key())) {
+                Some(h) if !h.mv.is_null() => m = h.mv,
+                _ => break,
+            }
+        }
+        pv
+    }
+}
+
+/// Moves the best-scored remaining entry to `i` and returns its move.
+#[inline]
+fn pick(buf: &mut [(i32, Move)], i: usize) -> Move {
+    let mut k = i;
+    for j in i + 1..buf.len() {
+        if buf[j].0 > buf[k].0 {
+            k = j;
+        }
+    }
+    buf.swap(i, k);
+    buf[i].1
+}

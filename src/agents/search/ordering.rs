@@ -1,0 +1,134 @@
+//! Move ordering: the table move, captures by MVV-LVA, promotions and
+//! rotations, two killer moves per ply, then quiet moves by history.
+
+use crate::board::{Move, MoveKind, Position, Role};
+
+/// Deepest ply the per-ply tables cover.
+pub const MAX_PLY: usize = 256;
+
+const TT_MOVE: i32 = 1 << 30;
+const CAPTURE: i32 = 1 << 24;
+const PROMOTION: i32 = 1 << 23;
+const KILLER: i32 = 1 << 22;
+/// History scores stay below this (halved when one reaches it).
+const HISTORY_MAX: i32 = 1 << 20;
+
+/// Ordering value of a victim or attacker (king highest as attacker).
+fn rank(r: Role) -> i32 {
+    [1, 3, 3, 5, 9, 10][r.index()]
+}
+
+/// Whether `m` captures (including en passant) on `p`.
+#[inline]
+pub fn is_capture(p: &Position, m: Move) -> bool {
+    !m.is_null()
+        && (matches!(m.kind(), MoveKind::EnPassant) || p.by_color(!p.turn()).contains(m.to()))
+}
+
+/// Whether `m` is a capture, promotion or rotation (what quiescence searches).
+#[inline]
+pub fn is_tactical(p: &Position, m: Move) -> bool {
+    is_capture(p, m) || matches!(m.kind(), MoveKind::Promotion(_) | MoveKind::Rotation(_))
+}
+
+/// Killer moves and the history table of one search.
+pub struct Heuristics {
+    killers: Vec<[Move; 2]>,
+    /// `history[colour][from][to]`.
+    history: Vec<i32>,
+    pub use_killers: bool,
+    pub use_history: bool,
+}
+
+impl Heuristics {
+    pub fn new() -> Heuristics {
+        Heuristics {
+            killers: vec![[Move::NULL; 2]; MAX_PLY],
+            history: vec![0; 2 * 64 * 64],
+            use_killers: true,
+            use_history: true,
+        }
+    }
+
+    /// Forgets everything (a new root search).
+    pub fn clear(&mut self) {
+        self.killers.fill([Move::NULL; 2]);
+        self.history.fill(0);
+    }
+
+    #[inline]
+    fn hist_index(p: &Position, m: Move) -> usize {
+        (p.turn().index() * 64 + m.from() as usize) * 64 + m.to() as usize
+    }
+
+    /// The ordering score of `m` at `ply` (higher first).
+    pub fn score(&self, p: &Position, m: Move, tt_move: Move, ply: usize) -> i32 {
+        if m == tt_move && !m.is_null() {
+            return TT_MOVE;
+        }
+        if m.is_null() {
+            return -1;
+        }
+        let mut s = 0;
+        if is_capture(p, m) {
+            let victim = p.role_at(m.to()).map_or(1, rank);
+            let attacker = p.role_at(m.from()).map_or(1, rank);
+            s += CAPTURE + victim * 16 - attacker;
+        }
+        if let MoveKind::Promotion(r) | MoveKind::Rotation(r) = m.kind() {
+            s += PROMOTION + rank(r);
+        }
+        if s > 0 {
+            return s;
+        }
+        let ply = ply.min(MAX_PLY - 1);
+        if self.use_killers {
+            if self.killers[ply][0] == m {
+                return KILLER + 1;
+            }
+            if self.killers[ply][1] == m {
+                return KILLER;
+            }
+        }
+        if self.use_history {
+            self.history[Self::hist_index(p, m)]
+        } else {
+            0
+        }
+    }
+
+    /// A quiet move caused a cut-off at `ply` with `depth` left; `tried`
+    /// are the quiet moves searched before it (they get a malus).
+    pub fn on_cutoff(&mut self, p: &Position, m: Move, depth: i32, ply: usize, tried: &[Move]) {
+        if m.is_null() || is_tactical(p, m) {
+            return;
+        }
+        let ply = ply.min(MAX_PLY - 1);
+        if self.use_killers && self.killers[ply][0] != m {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = m;
+        }
+        if self.use_history {
+            let bonus = (depth * depth).min(400);
+            let i = Self::hist_index(p, m);
+            self.history[i] += bonus;
+            let mut overflow = self.history[i] >= HISTORY_MAX;
+            for &q in tried {
+                if !q.is_null() && q != m {
+                    let j = Self::hist_index(p, q);
+                    self.history[j] -= bonus;
+                    overflow |= self.history[j] <= -HISTORY_MAX;
+                }
+            }
+            if overflow {
+                self.history.iter_mut().for_each(|h| *h /= 2);
+            }
+        }
+    }
+}
+
+impl Default for Heuristics {
+    fn default() -> Self {
+        Self::new()
+    }
+}

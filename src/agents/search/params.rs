@@ -1,0 +1,215 @@
+//! Search options and their spec syntax (`search:nodes=N,ms=T,depth=D,...`).
+
+use std::fmt;
+
+/// The spec keys of `search`, for error messages.
+pub const KEYS: &[&str] = &[
+    "nodes",
+    "ms",
+    "depth",
+    "tt_mb",
+    "tt",
+    "pvs",
+    "aspiration",
+    "lmr",
+    "nmp",
+    "star2",
+    "check_ext",
+    "killers",
+    "history",
+    "qsearch",
+    "qchance",
+    "sample",
+];
+
+/// Deepest iteration (decisions).
+pub const MAX_DEPTH: u32 = 64;
+/// Node budget when the spec gives no budget at all.
+pub const DEFAULT_NODES: u64 = 20_000;
+
+/// How quiescence search treats a chance node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QChance {
+    /// Value it by the static evaluation (an expectation over its outcomes).
+    Stop,
+    /// Take the expectation of quiescence searches of its outcomes (one
+    /// chance level deep, then `Stop`).
+    Expect,
+}
+
+/// Budgets and feature switches of one search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Params {
+    /// Stop after this many nodes (exact and deterministic).
+    pub nodes: Option<u64>,
+    /// Stop after this many milliseconds (for play).
+    pub ms: Option<u64>,
+    /// Deepest iteration.
+    pub depth: Option<u32>,
+    /// Transposition table size in megabytes.
+    pub tt_mb: u32,
+    pub tt: bool,
+    pub pvs: bool,
+    pub aspiration: bool,
+    pub lmr: bool,
+    /// Null-move pruning (only where the variant offers a null move).
+    pub nmp: bool,
+    /// Star2 probing at chance nodes (Star1 is always on).
+    pub star2: bool,
+    pub check_ext: bool,
+    pub killers: bool,
+    pub history: bool,
+    pub qsearch: bool,
+    pub qchance: QChance,
+    /// At chance nodes with more outcomes, search this many sampled
+    /// outcomes (with replacement, seeded by the state; 0 = always exact).
+    pub sample: u32,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            nodes: None,
+            ms: None,
+            depth: None,
+            tt_mb: 16,
+            tt: true,
+            pvs: true,
+            aspiration: true,
+            lmr: true,
+            nmp: true,
+            star2: true,
+            check_ext: true,
+            killers: true,
+            history: true,
+            qsearch: true,
+            qchance: QChance::Stop,
+            sample: 0,
+        }
+    }
+}
+
+impl Params {
+    /// Every pruning and extension off: a plain alpha-beta (with Star1)
+    /// whose value at a fixed depth does not depend on move order or table.
+    pub fn plain(depth: u32) -> Params {
+        Params {
+            depth: Some(depth),
+            tt: false,
+            pvs: false,
+            aspiration: false,
+            lmr: false,
+            nmp: false,
+            star2: false,
+            check_ext: false,
+            ..Params::default()
+        }
+    }
+
+    /// The effective node budget (the default when no budget is given).
+    pub fn node_limit(&self) -> Option<u64> {
+        if self.nodes.is_none() && self.ms.is_none() && self.depth.is_none() {
+            Some(DEFAULT_NODES)
+        } else {
+            self.nodes
+        }
+    }
+
+    /// Parses the parameters after `search:` as key/value pairs (already
+    /// split and checked for duplicates). Errors say which key and why.
+    pub fn parse(kv: &[(&str, &str)]) -> Result<Params, String> {
+        let mut p = Params::default();
+        for &(k, v) in kv {
+            let int = |min: u64, max: u64| -> Result<u64, String> {
+                match v.parse::<i64>() {
+                    Ok(n) if n >= min as i64 && n as u64 <= max => Ok(n as u64),
+                    _ => Err(format!(
+                        "{k} must be an integer from {min} to {max}, got {v:?}"
+                    )),
+                }
+            };
+            let flag = || -> Result<bool, String> {
+                match v {
+                    "1" | "true" | "on" => Ok(true),
+                    "0" | "false" | "off" => Ok(false),
+                    _ => Err(format!("{k} must be 0 or 1 (or on/off), got {v:?}")),
+                }
+            };
+            match k {
+                "nodes" => p.nodes = Some(int(1, 1 << 40)?),
+                "ms" => p.ms = Some(int(1, 86_400_000)?),
+                "depth" => p.depth = Some(int(1, MAX_DEPTH as u64)? as u32),
+                "tt_mb" => p.tt_mb = int(1, 4096)? as u32,
+                "tt" => p.tt = flag()?,
+                "pvs" => p.pvs = flag()?,
+                "aspiration" => p.aspiration = flag()?,
+                "lmr" => p.lmr = flag()?,
+                "nmp" => p.nmp = flag()?,
+                "star2" => p.star2 = flag()?,
+                "check_ext" => p.check_ext = flag()?,
+                "killers" => p.killers = flag()?,
+                "history" => p.history = flag()?,
+                "qsearch" => p.qsearch = flag()?,
+                "qchance" => {
+                    p.qchance = match v {
+                        "stop" => QChance::Stop,
+                        "expect" => QChance::Expect,
+                        _ => return Err(format!("qchance must be stop or expect, got {v:?}")),
+                    }
+                }
+                "sample" => p.sample = int(0, 1 << 16)? as u32,
+                _ => return Err(format!("unknown parameter {k:?} for search")),
+            }
+        }
+        Ok(p)
+    }
+}
+
+impl fmt::Display for Params {
+    /// The canonical spec string: budgets given, then options that differ
+    /// from their defaults.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let d = Params::default();
+        let mut parts: Vec<String> = Vec::new();
+        if let Some(n) = self.nodes {
+            parts.push(format!("nodes={n}"));
+        }
+        if let Some(n) = self.ms {
+            parts.push(format!("ms={n}"));
+        }
+        if let Some(n) = self.depth {
+            parts.push(format!("depth={n}"));
+        }
+        if self.tt_mb != d.tt_mb {
+            parts.push(format!("tt_mb={}", self.tt_mb));
+        }
+        let flags = [
+            ("tt", self.tt, d.tt),
+            ("pvs", self.pvs, d.pvs),
+            ("aspiration", self.aspiration, d.aspiration),
+            ("lmr", self.lmr, d.lmr),
+            ("nmp", self.nmp, d.nmp),
+            ("star2", self.star2, d.star2),
+            ("check_ext", self.check_ext, d.check_ext),
+            ("killers", self.killers, d.killers),
+            ("history", self.history, d.history),
+            ("qsearch", self.qsearch, d.qsearch),
+        ];
+        for (k, v, dv) in flags {
+            if v != dv {
+                parts.push(format!("{k}={}", v as u8));
+            }
+        }
+        if self.qchance != d.qchance {
+            parts.push("qchance=expect".into());
+        }
+        if self.sample != d.sample {
+            parts.push(format!("sample={}", self.sample));
+        }
+        if parts.is_empty() {
+            f.write_str("search")
+        } else {
+            write!(f, "search:{}", parts.join(","))
+        }
+    }
+}

@@ -1,0 +1,314 @@
+//! The `search` agent: tactics per variant family (mates in 1-3, winning
+//! captures, a roll whose expectation decides), exactness (the pruned
+//! search with and without table equals a plain expectimax at fixed depth),
+//! determinism of node budgets, and spec errors.
+
+use dicechess::agents::search::eval::Evaluator;
+use dicechess::agents::search::{
+    eval::WEIGHTS, terminal_value, Engine, Params, SearchResult, MATE,
+};
+use dicechess::agents::{eval::Evaluate, Agent, AgentSpec};
+use dicechess::board::MoveList;
+use dicechess::sim::game_rng;
+use dicechess::variants::{
+    api, chess::Chess, cubic::Cubic, fluky::Fluky, random_move_number::RandomMoveNumber,
+    vegas::Vegas, Game, Node, Options, Outcomes, Player,
+};
+
+fn opts(pairs: &[(&str, &str)]) -> Options {
+    let mut o = Options::new();
+    for (k, v) in pairs {
+        o.insert(k.to_string(), (*v).into());
+    }
+    o
+}
+
+fn chess(fen: &str) -> Chess {
+    Chess::new(&opts(&[("fen", fen)])).unwrap()
+}
+
+fn search<G: Evaluate>(g: &G, spec: &str) -> SearchResult {
+    let AgentSpec::Search(p) = AgentSpec::parse(spec).unwrap() else {
+        panic!("{spec} is not a search spec")
+    };
+    Engine::new(p).search(g, &mut game_rng(0, 0), (None, None, None), None)
+}
+
+fn best_san<G: Evaluate>(g: &G, spec: &str) -> String {
+    g.san(search(g, spec).best)
+}
+
+fn apply_named<G: Game>(g: &mut G, name: &str) {
+    assert_eq!(g.node(), Node::Chance, "{}", g.fen());
+    let a = api::string_to_action(g, name).unwrap();
+    api::apply_action(g, a).unwrap();
+}
+
+// ---------------------------------------------------------------- tactics
+
+#[test]
+fn chess_mates_in_one_two_and_three() {
+    let g = chess("1k6/ppp5/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    let r = search(&g, "search:depth=3");
+    assert_eq!(g.san(r.best), "Rd8#");
+    assert_eq!(r.value, MATE - 1.0);
+    // Mate in two (Black to move: player 1).
+    let g = chess("6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1");
+    let r = search(&g, "search:depth=4");
+    assert_eq!(g.san(r.best), "Rg1+");
+    assert_eq!(r.value, MATE - 3.0);
+    let g = chess("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1");
+    let r = search(&g, "search:depth=4");
+    assert_eq!(g.san(r.best), "Nf6+");
+    assert_eq!(r.value, MATE - 3.0);
+    // Mates in three.
+    for (fen, first) in [
+        (
+            "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1",
+            "Bc5+",
+        ),
+        ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", "Ra6+"),
+    ] {
+        let g = chess(fen);
+        let r = search(&g, "search:depth=6");
+        assert_eq!(r.value, MATE - 5.0, "{fen}: {}", g.san(r.best));
+        assert_eq!(g.san(r.best), first, "{fen}");
+        assert!(r.pv.len() >= 3, "{fen}: pv {:?}", r.pv);
+    }
+}
+
+#[test]
+fn chess_winning_capture_within_a_node_budget() {
+    let g = chess("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1");
+    assert_eq!(best_san(&g, "search:nodes=2000"), "Rxd5");
+    let g = chess("r5k1/8/8/8/8/8/5PPP/6K1 b - - 0 1");
+    assert_eq!(best_san(&g, "search:nodes=2000"), "Ra1#");
+}
+
+#[test]
+fn cubic_mate_and_capture() {
+    let g = Cubic::new(&opts(&[("fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")])).unwrap();
+    assert_eq!(best_san(&g, "search:depth=3"), "Ra8#");
+    let g = Cubic::new(&opts(&[("fen", "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1")])).unwrap();
+    assert_eq!(best_san(&g, "search:nodes=5000"), "Rxd5");
+}
+
+#[test]
+fn vegas_mate_and_capture_after_the_roll() {
+    let mut g = Vegas::new(&opts(&[("fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")])).unwrap();
+    apply_named(&mut g, "RR");
+    assert_eq!(best_san(&g, "search:depth=3"), "Ra8#");
+    let mut g = Vegas::new(&opts(&[("fen", "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1")])).unwrap();
+    apply_named(&mut g, "RN");
+    assert_eq!(best_san(&g, "search:nodes=5000"), "Rxd5");
+}
+
+#[test]
+fn fluky_capture_whose_expectation_decides() {
+    // The white rook die takes the black rook die; what it becomes is
+    // rolled afterwards (a chance node), and the expectation still wins.
+    let g = Fluky::new("fluky", &opts(&[("fen", "2k2/5/r4/5/R1K2 w - - 0 1")])).unwrap();
+    for spec in [
+        "search:depth=2",
+        "search:nodes=5000",
+        "search:nodes=5000,star2=0",
+    ] {
+        assert_eq!(best_san(&g, spec), "Rxa3", "{spec}");
+    }
+}
+
+#[test]
+fn rmnc_multi_move_turn_keeps_the_sign() {
+    // Player 1 commands White after a colour switch and has 4 moves: the
+    // mate must be found by the player, not the colour.
+    let mut g =
+        RandomMoveNumber::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1 throw 0 0 wb 566 2", 1000)
+            .unwrap();
+    apply_named(&mut g, "6");
+    apply_named(&mut g, "4");
+    assert_eq!(g.node(), Node::Decision(1));
+    let r = search(&g, "search:depth=3");
+    assert_eq!(g.san(r.best), "Ra8#");
+    assert!(r.value > MATE - 2.0);
+}
+
+// ---------------------------------------------------------------- exactness
+
+/// Plain expectimax with the engine's leaf rules and no pruning: the value
+/// for `pov` of `g` with `depth` decisions left.
+fn brute<G: Evaluate>(
+    ev: &mut Evaluator,
+    g: &G,
+    depth: i32,
+    pov: Player,
+    ply: usize,
+    chain: u32,
+) -> f64 {
+    match g.node() {
+        Node::Terminal => terminal_value(g, pov, ply),
+        Node::Chance => {
+            if depth <= 0 || chain >= 4 {
+                return ev.at_chance(g, pov, |c| terminal_value(c, pov, ply + 1));
+            }
+            let mut o = Outcomes::new();
+            g.chance_outcomes(&mut o);
+            let mut sum = 0.0;
+            for &(id, p) in o.as_slice() {
+                if p > 0.0 {
+                    let mut c = g.clone();
+                    c.apply_outcome(id);
+                    sum += p * brute(ev, &c, depth, pov, ply + 1, chain + 1);
+                }
+            }
+            sum
+        }
+        Node::Decision(p) => {
+            if depth <= 0 {
+                return ev.static_value(g, pov);
+            }
+            let mut ml = MoveList::new();
+            g.legal_moves(&mut ml);
+            let vals = ml.iter().map(|&m| {
+                let mut c = g.clone();
+                c.play(m);
+                brute(ev, &c, depth - 1, pov, ply + 1, 0)
+            });
+            let vals: Vec<f64> = vals.collect();
+            if p == pov {
+                vals.into_iter().fold(f64::NEG_INFINITY, f64::max)
+            } else {
+                vals.into_iter().fold(f64::INFINITY, f64::min)
+            }
+        }
+    }
+}
+
+fn exact_params(depth: u32, tt: bool, star2: bool, pvs: bool) -> Params {
+    Params {
+        tt,
+        star2,
+        pvs,
+        qsearch: false,
+        killers: true,
+        history: true,
+        ..Params::plain(depth)
+    }
+}
+
+fn check_exact<G: Evaluate>(g: &G, max_depth: u32) {
+    let Node::Decision(me) = g.node() else {
+        panic!("not a decision node")
+    };
+    for depth in 1..=max_depth {
+        let want = brute(&mut Evaluator::new(WEIGHTS), g, depth as i32, me, 0, 0);
+        for (tt, star2, pvs) in [
+            (false, false, false),
+            (true, false, false),
+            (true, true, false),
+            (true, true, true),
+            (false, true, true),
+        ] {
+            let p = exact_params(depth, tt, star2, pvs);
+            let r = Engine::new(p).search(g, &mut game_rng(1, 0), (None, None, None), None);
+            assert!(
+                (r.value - want).abs() < 1e-6,
+                "{} depth {depth} tt={tt} star2={star2} pvs={pvs}: {} != {want}",
+                g.fen(),
+                r.value
+            );
+        }
+    }
+}
+
+#[test]
+fn pruned_search_with_and_without_table_equals_plain_expectimax() {
+    check_exact(
+        &chess("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"),
+        3,
+    );
+    check_exact(
+        &Cubic::new(&opts(&[("fen", "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1")])).unwrap(),
+        3,
+    );
+    check_exact(
+        &Fluky::new("fluky", &opts(&[("fen", "2k2/5/r4/5/R1K2 w - - 0 1")])).unwrap(),
+        3,
+    );
+    check_exact(
+        &Fluky::new(
+            "metamorph",
+            &opts(&[("fen", "2k2/1p3/r4/5/R1K2 w - - 0 1")]),
+        )
+        .unwrap(),
+        2,
+    );
+    let mut v = Vegas::new(&opts(&[("fen", "4k3/8/8/3q4/8/8/4P3/3RK3 w - - 0 1")])).unwrap();
+    apply_named(&mut v, "PN");
+    check_exact(&v, 2);
+    let mut r =
+        RandomMoveNumber::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1 throw 0 0 wb 566 2", 1000)
+            .unwrap();
+    apply_named(&mut r, "6");
+    apply_named(&mut r, "2");
+    check_exact(&r, 3);
+}
+
+// ---------------------------------------------------------------- determinism
+
+#[test]
+fn node_budget_search_is_deterministic_across_runs_and_threads() {
+    let g = chess("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    let first = search(&g, "search:nodes=20000");
+    assert_eq!(first.nodes, 20000);
+    let runs: Vec<(u16, u64, u64)> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..4)
+            .map(|_| {
+                s.spawn(|| {
+                    let r = search(&g, "search:nodes=20000");
+                    (r.best.0, r.value.to_bits(), r.nodes)
+                })
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for r in runs {
+        assert_eq!(r, (first.best.0, first.value.to_bits(), first.nodes));
+    }
+    // An agent reused across moves gives what a fresh one gives.
+    let spec = AgentSpec::parse("search:nodes=5000").unwrap();
+    let mut reused = Agent::new(spec.clone());
+    let other = chess("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1");
+    reused.select(&other, &mut game_rng(3, 0));
+    let a = reused.select(&g, &mut game_rng(5, 0));
+    let b = Agent::new(spec).select(&g, &mut game_rng(5, 0));
+    assert_eq!(a, b);
+}
+
+// ---------------------------------------------------------------- specs
+
+#[test]
+fn search_specs_parse_print_and_reject() {
+    for s in [
+        "search",
+        "search:nodes=100",
+        "search:ms=50",
+        "search:depth=4",
+        "search:nodes=1000,ms=20,depth=3",
+        "search:nodes=64,tt_mb=2,lmr=0,nmp=0,star2=0,qchance=expect,sample=8",
+    ] {
+        let spec = AgentSpec::parse(s).unwrap();
+        assert_eq!(spec.to_string(), s);
+        assert_eq!(AgentSpec::parse(&spec.to_string()).unwrap(), spec);
+    }
+    for (s, why) in [
+        ("search:nodes=-1", "nodes must be an integer"),
+        ("search:ms=abc", "ms must be an integer"),
+        ("search:depth=0", "depth must be an integer"),
+        ("search:speed=3", "unknown parameter \"speed\""),
+        ("search:lmr=2", "lmr must be 0 or 1"),
+    ] {
+        let e = AgentSpec::parse(s).unwrap_err().to_string();
+        assert!(e.contains(why), "{s}: {e}");
+        assert!(e.contains("nodes, ms, depth"), "{s}: {e}");
+    }
+}
