@@ -27,11 +27,13 @@ import numpy.typing as npt
 from . import _core
 from .sim import (
     DRAW,
+    GAME_BYTES,
     AgentLike,
     Shard,
     _check_agent,
     agent_name,
     check_count,
+    check_memory,
     check_run_args,
     count_results,
     game_arrays,
@@ -214,6 +216,9 @@ def arena(
     specs = [_check_agent(a) for a in agents]
     options = dict(_core.State(variant, **variant_options).options)
     k = len(specs)
+    pairs = k * (k - 1) // 2
+    # Per game also the two seat arrays (int16).
+    check_memory(pairs * n, pairs * (2 + 2 * (-(-n // chunk_size))), GAME_BYTES + 4)
     shards: list[Shard] = []
     seats: list[tuple[int, int]] = []
     pair = 0

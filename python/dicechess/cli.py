@@ -118,6 +118,16 @@ def _cmd_study(args: argparse.Namespace) -> int:
         summary_rows,
         write_report,
     )
+    from .study.run import missing_modules
+
+    missing = missing_modules(progress=not args.no_progress)
+    if missing:
+        print(
+            f"dicechess: the study needs {', '.join(missing)}, which is not installed; "
+            "pip install 'dicechess[analysis]'" + (" tqdm" if "tqdm" in missing else ""),
+            file=sys.stderr,
+        )
+        return 2
 
     sizes = {
         "variants": args.variants,
@@ -151,9 +161,21 @@ def _cmd_study(args: argparse.Namespace) -> int:
     except (ValueError, ImportError) as e:
         print(f"dicechess: {e}", file=sys.stderr)
         return 2
+    interrupted = study.results.get("interrupted", False)
+    if not study.results["variants"]:
+        print(
+            "dicechess: interrupted before any variant finished; nothing written", file=sys.stderr
+        )
+        return 130
     print(markdown_table(*summary_rows(study.results)))
     for p in write_report(study, out, force=args.force):
         print(f"wrote {p}")
+    if interrupted:
+        done = ", ".join(r["variant"] for r in study.results["variants"])
+        print(
+            f"dicechess: interrupted; the report has the variants finished: {done}", file=sys.stderr
+        )
+        return 130
     return 0
 
 
@@ -198,7 +220,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         t0 = time.perf_counter()
         r = playouts(v, args.games, seed=1, threads=args.threads, progress=False)
         secs = time.perf_counter() - t0
-        print(f"| {v} | {args.games / secs:.0f} | {r.plies.sum() / secs:.0f} |")
+        if r.interrupted:
+            raise KeyboardInterrupt  # a partial run's rate would be wrong
+        print(f"| {v} | {len(r) / secs:.0f} | {r.plies.sum() / secs:.0f} |")
     return 0
 
 

@@ -5,7 +5,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::{check_threads, new_game, set_array, type_name, value_error, PyState};
+use super::{check_threads, interrupt, new_game, set_array, type_name, value_error, PyState};
 use crate::agents::{Agent, AgentSpec, VALID_SPECS};
 use crate::sim::{game_rng, GameRng};
 use crate::variants::{AnyGame, Game, Node};
@@ -74,12 +74,12 @@ impl PyAgent {
         let g = state.game.clone();
         check_decision(&g)?;
         let (agent, rng) = (&mut self.agent, &mut self.rng);
-        Ok(py.detach(move || {
+        interrupt::detach(py, move || {
             with_game!(&g, x => {
                 let m = agent.select(x, rng);
                 x.layout().encode(m, x.position().turn())
             })
-        }))
+        })
     }
 
     /// `{action: probability}` over the legal actions at a decision node
@@ -89,7 +89,7 @@ impl PyAgent {
         let g = state.game.clone();
         check_decision(&g)?;
         let (agent, rng) = (&mut self.agent, &mut self.rng);
-        Ok(py.detach(move || {
+        interrupt::detach(py, move || {
             with_game!(&g, x => {
                 let (layout, turn) = (x.layout(), x.position().turn());
                 agent
@@ -98,7 +98,7 @@ impl PyAgent {
                     .map(|(m, p)| (layout.encode(m, turn), p))
                     .collect()
             })
-        }))
+        })
     }
 
     /// The expectimax value of `state` for player 0 in [-1, 1] at the
@@ -125,7 +125,9 @@ impl PyAgent {
         };
         let g = state.game.clone();
         let agent = &mut self.agent;
-        Ok(py.detach(move || with_game!(&g, x => agent.value(x, depth)).unwrap_or(0.0)))
+        interrupt::detach(py, move || {
+            with_game!(&g, x => agent.value(x, depth)).unwrap_or(0.0)
+        })
     }
 
     fn __repr__(&self) -> String {
@@ -160,10 +162,12 @@ fn _playouts<'py>(
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     check_threads(threads)?;
+    super::check_batch(count)?;
     let specs = [parse_spec(&agents.0)?, parse_spec(&agents.1)?];
     let proto = new_game(variant, options)?;
-    let recs =
-        py.detach(|| crate::sim::playouts::playouts(&proto, &specs, seed, start, count, threads));
+    let recs = interrupt::detach(py, || {
+        crate::sim::playouts::playouts(&proto, &specs, seed, start, count, threads)
+    })?;
     super::records_to_dict(py, &recs)
 }
 
@@ -193,6 +197,7 @@ fn _roll_luck<'py>(
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     check_threads(threads)?;
+    super::check_batch(count)?;
     if !(1..=MAX_LUCK_DEPTH as i64).contains(&eval_depth) {
         return Err(PyValueError::new_err(format!(
             "eval_depth must be from 1 to {MAX_LUCK_DEPTH}, got {eval_depth}"
@@ -200,7 +205,7 @@ fn _roll_luck<'py>(
     }
     let specs = [parse_spec(&agents.0)?, parse_spec(&agents.1)?];
     let proto = new_game(variant, options)?;
-    let (games, rolls) = py.detach(|| {
+    let (games, rolls) = interrupt::detach(py, || {
         crate::sim::luck::roll_luck(
             &proto,
             &specs,
@@ -211,7 +216,7 @@ fn _roll_luck<'py>(
             threads,
             per_roll,
         )
-    });
+    })?;
     let recs: Vec<_> = games.iter().map(|g| g.record).collect();
     let d = super::records_to_dict(py, &recs)?;
     set_array(&d, "n_rolls", games.iter().map(|g| g.n_rolls))?;

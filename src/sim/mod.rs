@@ -65,7 +65,12 @@ pub fn play_out<G: Game>(
 ) -> PlayoutStats {
     let mut outcomes = Outcomes::new();
     let mut stats = PlayoutStats::default();
+    let mut steps = 0u32;
     loop {
+        steps = steps.wrapping_add(1);
+        if steps % 64 == 0 && crate::interrupt::requested() {
+            return stats; // an unfinished game: the interrupted caller discards it
+        }
         match g.node() {
             Node::Terminal => return stats,
             Node::Chance => {
@@ -97,12 +102,16 @@ pub fn play_random_game<G: Game>(g: &mut G, rng: &mut GameRng) -> PlayoutStats {
 /// Runs `run` (a batch of rayon work) on a pool of `threads` threads, or on
 /// rayon's global pool for None (also if the pool cannot be started: the
 /// results do not depend on the thread count, only the speed does).
+///
+/// The calling thread keeps polling for interrupts meanwhile (see
+/// [`crate::interrupt::wait_polling`]); tasks must hand the token on with
+/// [`crate::interrupt::within`].
 pub(crate) fn on_threads<R: Send>(threads: Option<usize>, run: impl FnOnce() -> R + Send) -> R {
-    match threads {
+    crate::interrupt::wait_polling(|| match threads {
         Some(t) => match rayon::ThreadPoolBuilder::new().num_threads(t).build() {
             Ok(pool) => pool.install(run),
             Err(_) => run(),
         },
         None => run(),
-    }
+    })
 }

@@ -269,6 +269,9 @@ pub fn game_perft<G: Game>(g: &G, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
+    if depth > 1 && crate::interrupt::requested() {
+        return 0; // discarded by the interrupted caller
+    }
     match g.node() {
         Node::Terminal => 1,
         Node::Chance => {

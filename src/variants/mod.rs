@@ -12,6 +12,7 @@ mod common;
 pub mod cubic;
 pub mod fluky;
 pub mod random_move_number;
+pub mod snapshot;
 pub mod vegas;
 
 pub use common::*;
