@@ -85,3 +85,25 @@ fn long_loops_stop_when_interrupted() {
         assert_eq!(recs.len(), 1 << 16);
     });
 }
+
+fn parse(fen: &str, text: &str) -> Result<String, String> {
+    let o = opts(&[("fen", fen.into())]);
+    let g = AnyGame::new("chess", &o).unwrap();
+    with_game!(&g, x => api::string_to_action(x, text).map(|a| api::action_to_string(x, a).unwrap()))
+        .map_err(|e| e.0)
+}
+
+/// A lower-case letter is a file, never a piece; a move written with its two
+/// squares wins over a loosely written SAN.
+#[test]
+fn coordinates_win_and_lower_case_letters_are_files() {
+    let fen = "4k3/8/8/8/8/1QB5/8/2B1K3 w - - 0 1";
+    assert_eq!(parse(fen, "b3b2").as_deref(), Ok("Qb2"));
+    assert_eq!(parse(fen, "B3b2").as_deref(), Ok("B3b2"));
+    assert_eq!(parse(fen, "c3-b2").as_deref(), Ok("B3b2"));
+    // bxc3 is the pawn's capture, Bxc3 the bishop's.
+    let fen = "4k3/8/8/8/8/2n5/1P1B4/4K3 w - - 0 1";
+    assert_eq!(parse(fen, "bxc3").as_deref(), Ok("bxc3"));
+    assert_eq!(parse(fen, "Bxc3").as_deref(), Ok("Bxc3"));
+    assert_eq!(parse(fen, "b2c3").as_deref(), Ok("bxc3"));
+}

@@ -234,3 +234,198 @@ def test_study_without_matplotlib_stops_before_the_work(
     monkeypatch.setattr(dicechess.study, "run_study", lambda *a, **k: pytest.fail("the study ran"))
     assert cli.main(["study", "--quick", "--no-progress", "--out", str(tmp_path / "s")]) == 2
     assert "matplotlib" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- 7. parser
+
+
+def test_a_move_given_by_its_squares_wins_and_lower_case_is_a_file() -> None:
+    s = dc.State("chess", fen="4k3/8/8/8/8/1QB5/8/2B1K3 w - - 0 1")
+    assert s.action_to_string(s.string_to_action("b3b2")) == "Qb2"
+    assert s.action_to_string(s.string_to_action("B3b2")) == "B3b2"
+    s = dc.State("chess", fen="4k3/8/8/8/8/2n5/1P1B4/4K3 w - - 0 1")
+    assert s.action_to_string(s.string_to_action("bxc3")) == "bxc3"
+    assert s.action_to_string(s.string_to_action("Bxc3")) == "Bxc3"
+
+
+# ---------------------------------------------------------------- 8. gym opponent
+
+
+def test_an_opponent_that_raises_stops_the_episode() -> None:
+    gym = pytest.importorskip("gymnasium")
+    calls = []
+
+    def flaky(state: dc.State) -> int:
+        calls.append(1)
+        if len(calls) == 2:
+            raise RuntimeError("opponent crashed")
+        return state.legal_actions()[0]
+
+    env = gym.make("dicechess/Chess-v0", opponent=flaky, agent_player=0).unwrapped
+    obs, _ = env.reset(seed=1)
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    with pytest.raises(RuntimeError, match="opponent crashed"):
+        env.step(int(np.flatnonzero(env.action_masks())[0]))
+    # The opponent is to move: the agent must not move for it.
+    assert env.state.current_player() == 1
+    assert not env.action_masks().any()
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(env.state.legal_actions()[0])
+    env.reset(seed=2)
+    env.step(int(np.flatnonzero(env.action_masks())[0]))
+
+
+# ---------------------------------------------------------------- 9. options, labels, bounds
+
+
+def test_options_keep_the_fen_and_start_the_same_game() -> None:
+    fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
+    for v in ("chess", "random_move_number", "vegas", "cubic"):
+        s = dc.State(v, fen=fen)
+        assert "fen" in s.options, v
+        assert s.options["fen"] == fen or v == "cubic"  # cubic writes its stocks
+        assert dc.State(v, **s.options).fen() == s.fen()
+    r = dc.playouts("chess", 2, fen=fen)
+    assert r.options["fen"] == fen
+
+
+def test_arena_table_labels_the_colour_each_agent_commands() -> None:
+    pytest.importorskip("pandas")
+    ar = dc.arena("random_move_number", ["random", "greedy"], 8, seed=3, max_plies=20)
+    t = ar.table()
+    assert set(t["colour"]) == {"white", "black"}
+    names = np.array(ar.agents, dtype=object)
+    p0 = t[t["agent"].to_numpy() == names[ar.player0][t["game"].to_numpy()]]
+    want = np.where(ar.player0_color == 0, "white", "black")
+    assert list(p0["colour"]) == list(want[p0["game"].to_numpy()])
+    assert (ar.player0_color == 1).any()  # thrown colours: player 0 is Black sometimes
+
+
+def test_openspiel_games_never_exceed_max_game_length() -> None:
+    pytest.importorskip("pyspiel")
+    from dicechess import openspiel
+
+    g = openspiel.load_game("random_move_number", max_plies=1)
+    limit = g.max_game_length()
+    rng = random.Random(0)
+    for _ in range(200):
+        s = g.new_initial_state()
+        n = 0
+        while not s.is_terminal():
+            if s.is_chance_node():
+                acts, probs = zip(*s.chance_outcomes())
+                s.apply_action(rng.choices(acts, weights=probs)[0])
+            else:
+                s.apply_action(rng.choice(s.legal_actions()))
+            n += 1
+        assert n <= limit
+
+
+def test_render_caption_uses_structured_lines() -> None:
+    from dicechess import render
+
+    s = dc.State("vegas")
+    s.apply_action(s.chance_outcomes()[1][0])
+    assert render.caption(s) == s.status_lines()
+    assert str(s).splitlines()[-len(s.status_lines()) - 1 :][:-1] == s.status_lines()
+    assert all(render.plain_text(ln).isascii() for ln in s.status_lines())
+    assert render.plain_text("dice: PN \u2014 x") == "dice: PN - x"
+
+
+# ---------------------------------------------------------------- 10. VecEnv lifecycle
+
+
+def test_make_vec_close_releases_the_env() -> None:
+    pytest.importorskip("gymnasium")
+    from dicechess.vector import make_vec
+
+    env = make_vec("chess", 2)
+    env.reset(seed=0)
+    env.close()
+    assert env.env.closed
+    with pytest.raises(ValueError, match="closed"):
+        env.step(np.zeros(2, np.int64))
+
+
+# ---------------------------------------------------------------- 11. bad input
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf")])
+def test_non_finite_options_are_refused(bad: float) -> None:
+    with pytest.raises(ValueError, match="finite"):
+        dc.State("chess", max_plies=bad)
+
+
+def test_out_of_range_integers_get_value_errors() -> None:
+    s = dc.State("chess")
+    for bad in (2**70, -1, -(2**70)):
+        with pytest.raises(ValueError, match="action must be"):
+            s.apply_action(bad)
+        with pytest.raises(ValueError, match="action must be"):
+            s.action_to_string(bad)
+    with pytest.raises(TypeError, match="action must be an int"):
+        s.apply_action(1.5)  # type: ignore[arg-type]
+    for make in (
+        lambda: dc.Agent("random", seed=-1),
+        lambda: dc.VecEnv("chess", 2, seed=-1),
+        lambda: dc.VecEnv("chess", 2, seed=2**64),
+        lambda: dc.VecEnv("chess", 2).reset(seed=-1),
+    ):
+        with pytest.raises(ValueError, match="seed must be from 0 to 2"):
+            make()
+    for threads in (0, 10**6):
+        with pytest.raises(ValueError, match="threads must be"):
+            dc.VecEnv("chess", 2, threads=threads)
+        with pytest.raises(ValueError, match="threads must be"):
+            dc.playouts("chess", 2, threads=threads)
+    with pytest.raises(TypeError, match="opponent must be an agent spec string"):
+        dc.VecEnv("chess", 2, opponent=3)  # type: ignore[arg-type]
+
+
+def test_one_agent_from_two_threads_gets_a_clear_error() -> None:
+    import threading
+
+    agent = dc.Agent("expectimax:depth=4")
+    s = dc.State("vegas")
+    s.apply_action(s.chance_outcomes()[0][0])
+    errors: list[BaseException] = []
+
+    def use() -> None:
+        try:
+            for _ in range(3):
+                agent.select(s)
+        except ValueError as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=use) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    # Whether the threads overlapped depends on the machine; any clash must
+    # be this error (not "Already mutably borrowed").
+    assert all("one Agent per thread" in str(e) for e in errors)
+
+
+# ---------------------------------------------------------------- 12. CLI arguments
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["perft", "chess", "-1"],
+        ["perft", "chess", "13"],
+        ["perft", "", "2"],
+        ["perft", "chess,fluky", "2"],
+        ["play", ","],
+        ["study", "--out", "x" * 5000, "--quick"],
+        ["play", "chess", "--max-plies", "10000000"],
+        ["perft", "chess", "2", "--fen", "not a fen"],
+    ],
+)
+def test_cli_argument_errors_are_one_line(argv: list[str]) -> None:
+    r = subprocess.run(
+        [sys.executable, "-m", "dicechess", *argv], capture_output=True, text=True, timeout=300
+    )
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr, r.stderr

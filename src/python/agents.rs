@@ -44,11 +44,22 @@ fn check_decision(g: &AnyGame) -> PyResult<()> {
     }
 }
 
+/// The agent for one call: an Agent decides for one caller at a time.
+fn borrow<'py>(slf: &Bound<'py, PyAgent>) -> PyResult<PyRefMut<'py, PyAgent>> {
+    slf.try_borrow_mut().map_err(|_| {
+        PyValueError::new_err(
+            "this Agent is busy in another thread: an Agent decides for one caller at a \
+             time; create one Agent per thread (the same spec and seed give the same decisions)",
+        )
+    })
+}
+
 #[pymethods]
 impl PyAgent {
     #[new]
-    #[pyo3(signature = (spec, seed = 0))]
-    fn new(spec: &Bound<'_, PyAny>, seed: u64) -> PyResult<Self> {
+    #[pyo3(signature = (spec, seed = super::args::Seed(0)), text_signature = "(spec, seed=0)")]
+    fn new(spec: &Bound<'_, PyAny>, seed: super::args::Seed) -> PyResult<Self> {
+        let seed = seed.0;
         let spec = parse_spec(spec)?;
         Ok(PyAgent {
             agent: Agent::new(spec),
@@ -70,10 +81,12 @@ impl PyAgent {
     }
 
     /// The chosen action id at a decision node of `state` (GIL released).
-    fn select(&mut self, py: Python<'_>, state: &PyState) -> PyResult<u32> {
+    fn select(slf: &Bound<'_, Self>, state: &PyState) -> PyResult<u32> {
+        let (py, mut this) = (slf.py(), borrow(slf)?);
         let g = state.game.clone();
         check_decision(&g)?;
-        let (agent, rng) = (&mut self.agent, &mut self.rng);
+        let this = &mut *this;
+        let (agent, rng) = (&mut this.agent, &mut this.rng);
         interrupt::detach(py, move || {
             with_game!(&g, x => {
                 let m = agent.select(x, rng);
@@ -85,10 +98,12 @@ impl PyAgent {
     /// `{action: probability}` over the legal actions at a decision node
     /// (GIL released): uniform for `random`, one-hot on the chosen action
     /// for `greedy`/`expectimax`, the root visit distribution for `mcts`.
-    fn policy(&mut self, py: Python<'_>, state: &PyState) -> PyResult<Vec<(u32, f64)>> {
+    fn policy(slf: &Bound<'_, Self>, state: &PyState) -> PyResult<Vec<(u32, f64)>> {
+        let (py, mut this) = (slf.py(), borrow(slf)?);
         let g = state.game.clone();
         check_decision(&g)?;
-        let (agent, rng) = (&mut self.agent, &mut self.rng);
+        let this = &mut *this;
+        let (agent, rng) = (&mut this.agent, &mut this.rng);
         interrupt::detach(py, move || {
             with_game!(&g, x => {
                 let (layout, turn) = (x.layout(), x.position().turn());
@@ -106,12 +121,13 @@ impl PyAgent {
     /// states, the exact expectation over the outcomes at chance nodes.
     /// Only `greedy` (depth 1) and `expectimax` agents value states.
     #[pyo3(signature = (state, depth = None))]
-    fn value(&mut self, py: Python<'_>, state: &PyState, depth: Option<i64>) -> PyResult<f64> {
-        if self.agent.search_depth().is_none() {
+    fn value(slf: &Bound<'_, Self>, state: &PyState, depth: Option<i64>) -> PyResult<f64> {
+        let (py, mut this) = (slf.py(), borrow(slf)?);
+        if this.agent.search_depth().is_none() {
             return Err(PyValueError::new_err(format!(
                 "Agent.value needs a \"greedy\" or \"expectimax:depth=N\" agent; \
                  {:?} does not value states",
-                self.agent.spec().to_string()
+                this.agent.spec().to_string()
             )));
         }
         let depth = match depth {
@@ -124,7 +140,7 @@ impl PyAgent {
             }
         };
         let g = state.game.clone();
-        let agent = &mut self.agent;
+        let agent = &mut this.agent;
         interrupt::detach(py, move || {
             with_game!(&g, x => agent.value(x, depth)).unwrap_or(0.0)
         })

@@ -2,6 +2,7 @@
 //! Errors from the core become `ValueError`; nothing here panics.
 
 mod agents;
+mod args;
 mod callables;
 mod interrupt;
 
@@ -32,6 +33,11 @@ fn options_from_kwargs(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Options> 
             } else if let Ok(i) = v.extract::<i64>() {
                 serde_json::Value::from(i)
             } else if let Ok(f) = v.extract::<f64>() {
+                if !f.is_finite() {
+                    return Err(PyValueError::new_err(format!(
+                        "option {key} must be a finite number, got {f}"
+                    )));
+                }
                 serde_json::Value::from(f)
             } else if let Ok(s) = v.extract::<String>() {
                 serde_json::Value::String(s)
@@ -67,7 +73,7 @@ pub(crate) const MAX_THREADS: usize = 1024;
 pub(crate) fn check_threads(threads: Option<usize>) -> PyResult<()> {
     match threads {
         Some(t) if t == 0 || t > MAX_THREADS => Err(PyValueError::new_err(format!(
-            "threads must be from 1 to {MAX_THREADS} (or None for all cores), got {t}"
+            "threads must be at least 1 and at most {MAX_THREADS} (or None for all cores), got {t}"
         ))),
         _ => Ok(()),
     }
@@ -85,14 +91,6 @@ pub(crate) fn check_batch(count: u64) -> PyResult<()> {
         )));
     }
     Ok(())
-}
-
-fn to_action(action: i64) -> PyResult<u32> {
-    u32::try_from(action).map_err(|_| {
-        PyValueError::new_err(format!(
-            "action must be a non-negative integer id, got {action}"
-        ))
-    })
 }
 
 /// A game state of any variant (OpenSpiel-style API).
@@ -185,16 +183,16 @@ impl PyState {
     }
 
     /// Applies a move, pass, rotation or chance outcome by id.
-    fn apply_action(&mut self, action: i64) -> PyResult<()> {
-        let a = to_action(action)?;
+    fn apply_action(&mut self, action: args::ActionId) -> PyResult<()> {
+        let a = action.0;
         with_game!(&mut self.game, g => api::apply_action(g, a)).map_err(value_error)?;
         self.history.push(a);
         Ok(())
     }
 
     /// SAN (or `pass`) at decision nodes, the outcome name at chance nodes.
-    fn action_to_string(&self, action: i64) -> PyResult<String> {
-        let a = to_action(action)?;
+    fn action_to_string(&self, action: args::ActionId) -> PyResult<String> {
+        let a = action.0;
         with_game!(&self.game, g => api::action_to_string(g, a)).map_err(value_error)
     }
 
@@ -206,7 +204,7 @@ impl PyState {
     /// `apply_action(string_to_action(text))`.
     fn apply_san(&mut self, text: &str) -> PyResult<()> {
         let a = self.string_to_action(text)?;
-        self.apply_action(a as i64)
+        self.apply_action(args::ActionId(a))
     }
 
     /// `[r0, r1]`: +1 win, -1 loss, 0 draw, truncated or not over.
@@ -354,6 +352,12 @@ impl PyState {
         let bytes = snapshot::save(self.game.variant(), &self.options, &self.history);
         let f = py.import("dicechess._core")?.getattr("_state_from_bytes")?;
         Ok((f, (PyBytes::new(py, &bytes),)))
+    }
+
+    /// The status lines of `str(state)` (turn or result, dice, stocks, ...),
+    /// without the board and the FEN: what renderers caption a board with.
+    fn status_lines(&self) -> Vec<String> {
+        with_game!(&self.game, g => api::status_lines(g))
     }
 
     fn __str__(&self) -> String {

@@ -140,16 +140,34 @@ impl PyVecEnv {
 #[pymethods]
 impl PyVecEnv {
     #[new]
-    #[pyo3(signature = (variant, num_envs, seed = 0, opponent = None, threads = None, **options))]
+    #[pyo3(
+        signature = (variant, num_envs, seed = super::args::Seed(0), opponent = None, threads = None, **options),
+        text_signature = "(variant, num_envs, seed=0, opponent=None, threads=None, **options)"
+    )]
     fn new(
         py: Python<'_>,
         variant: &str,
         num_envs: &Bound<'_, PyAny>,
-        seed: u64,
-        opponent: Option<&str>,
+        seed: super::args::Seed,
+        opponent: Option<&Bound<'_, PyAny>>,
         threads: Option<usize>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        let seed = seed.0;
+        super::check_threads(threads)?;
+        let opponent: Option<String> = opponent
+            .map(|o| {
+                o.extract::<String>().map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "opponent must be an agent spec string or None (self-play), got {}; \
+                         valid specs: {}",
+                        super::type_name(o),
+                        crate::agents::VALID_SPECS
+                    ))
+                })
+            })
+            .transpose()?;
+        let opponent = opponent.as_deref();
         if num_envs.cast::<pyo3::types::PyBool>().is_ok() {
             return Err(PyTypeError::new_err("num_envs must be an int, got bool"));
         }
@@ -246,7 +264,12 @@ impl PyVecEnv {
     /// Starts episode 0 of every env; returns the output arrays
     /// `(obs, mask, rewards, terminated, truncated, current_player)`.
     #[pyo3(signature = (seed = None))]
-    fn reset<'py>(&mut self, py: Python<'py>, seed: Option<u64>) -> PyResult<StepOut<'py>> {
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<super::args::Seed>,
+    ) -> PyResult<StepOut<'py>> {
+        let seed = seed.map(|s| s.0);
         self.run(py, move |v, _, b| v.reset(seed, b))?;
         self.ready = true;
         Ok(self.outputs(py))
