@@ -6,6 +6,7 @@
 pub mod agents;
 pub mod board;
 pub mod encode;
+pub mod interrupt;
 pub mod notation;
 pub mod perft;
 pub mod play;

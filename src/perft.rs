@@ -14,6 +14,9 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
         0 => 1,
         1 => pos.count_legal(),
         _ => {
+            if crate::interrupt::requested() {
+                return 0; // discarded by the interrupted caller
+            }
             let mut moves = MoveList::new();
             pos.legal_moves(&mut moves);
             let mut n = 0;

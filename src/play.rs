@@ -125,7 +125,12 @@ pub fn play_out_with_dice<G: Game, D: Dice>(
 ) -> PlayoutStats {
     let mut outcomes = Outcomes::new();
     let mut stats = PlayoutStats::default();
+    let mut steps = 0u32;
     loop {
+        steps = steps.wrapping_add(1);
+        if steps % 64 == 0 && crate::interrupt::requested() {
+            return stats; // an unfinished game: the interrupted caller discards it
+        }
         match g.node() {
             Node::Terminal => return stats,
             Node::Chance => {

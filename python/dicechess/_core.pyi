@@ -12,6 +12,8 @@ __all__ = [
     "CHANCE",
     "TERMINAL",
     "TERMINATIONS",
+    "MAX_BATCH",
+    "MAX_THREADS",
     "State",
     "variants",
     "num_actions",
@@ -36,6 +38,10 @@ TERMINAL: int
 """``current_player()`` at terminal states (-4)."""
 TERMINATIONS: list[str]
 """Termination reason names; a reason's code is its index."""
+MAX_BATCH: int
+"""The most games one call into Rust plays (``chunk_size`` at most)."""
+MAX_THREADS: int
+"""The most worker threads a call may ask for."""
 
 @final
 class State:
@@ -99,6 +105,8 @@ class State:
         """FEN (extended with variant state where needed)."""
     def history(self) -> list[int]:
         """Every action applied since the state was created (replayable)."""
+    def status_lines(self) -> list[str]:
+        """The status lines of ``str(state)`` (turn or result, dice, stocks, ...)."""
     def num_actions(self) -> int:
         """Number of distinct actions at decision nodes."""
     def max_chance_outcomes(self) -> int:
@@ -199,6 +207,11 @@ class VecEnv:
         """Env ``i``'s episode number since the last reset."""
     def fen(self, i: int) -> str:
         """FEN of env ``i``'s current game."""
+    def close(self) -> None:
+        """Releases the games; any later ``reset`` or ``step`` raises ValueError."""
+    @property
+    def closed(self) -> bool:
+        """Whether ``close`` was called."""
     def __len__(self) -> int: ...
 
 #: Every valid agent spec form (for messages).

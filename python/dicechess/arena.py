@@ -27,11 +27,13 @@ import numpy.typing as npt
 from . import _core
 from .sim import (
     DRAW,
+    GAME_BYTES,
     AgentLike,
     Shard,
     _check_agent,
     agent_name,
     check_count,
+    check_memory,
     check_run_args,
     count_results,
     game_arrays,
@@ -98,9 +100,11 @@ class ArenaResult:
 
     def table(self) -> Any:
         """A tidy pandas DataFrame, one row per game and agent: ``game``,
-        ``agent``, ``opponent``, ``colour`` (the colour the agent started
-        with), ``result`` (1, 0.5, 0), ``outcome`` (win/draw/loss/truncated),
-        ``plies``, ``chance_events``, ``termination``. Needs pandas."""
+        ``agent``, ``opponent``, ``colour`` (the colour the agent commands at
+        the end: player 0 is White except in Random Move Number Chess, where
+        colours are thrown and may switch), ``result`` (1, 0.5, 0),
+        ``outcome`` (win/draw/loss/truncated), ``plies``, ``chance_events``,
+        ``termination``. Needs pandas."""
         import pandas as pd
 
         n = self.games
@@ -113,6 +117,8 @@ class ArenaResult:
             out = np.where(score == 1.0, "win", np.where(score == 0.0, "loss", "draw"))
             return np.where(self.winner == -2, "truncated", out).astype(object)
 
+        colour0 = np.where(self.player0_color == 0, "white", "black").astype(object)
+        colour1 = np.where(self.player0_color == 0, "black", "white").astype(object)
         half = {
             "game": games,
             "plies": self.plies,
@@ -124,7 +130,7 @@ class ArenaResult:
                 **half,
                 "agent": names[self.player0],
                 "opponent": names[self.player1],
-                "colour": "white",
+                "colour": colour0,
                 "result": s0,
                 "outcome": outcome(s0),
             }
@@ -134,7 +140,7 @@ class ArenaResult:
                 **half,
                 "agent": names[self.player1],
                 "opponent": names[self.player0],
-                "colour": "black",
+                "colour": colour1,
                 "result": 1.0 - s0,
                 "outcome": outcome(1.0 - s0),
             }
@@ -214,6 +220,9 @@ def arena(
     specs = [_check_agent(a) for a in agents]
     options = dict(_core.State(variant, **variant_options).options)
     k = len(specs)
+    pairs = k * (k - 1) // 2
+    # Per game also the two seat arrays (int16).
+    check_memory(pairs * n, pairs * (2 + 2 * (-(-n // chunk_size))), GAME_BYTES + 4)
     shards: list[Shard] = []
     seats: list[tuple[int, int]] = []
     pair = 0

@@ -9,18 +9,51 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from . import __version__, _core
 
 
+class _Parser(argparse.ArgumentParser):
+    """Argument errors: one line on stderr and exit status 2 (no usage dump)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
 def _variant_list(text: str) -> list[str]:
     names = [v.strip() for v in text.split(",") if v.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError(
+            f"expected variant names, got {text!r}; known: {', '.join(_core.variants())}"
+        )
     unknown = [v for v in names if v not in _core.variants()]
     if unknown:
         raise argparse.ArgumentTypeError(
             f"unknown variant(s) {', '.join(unknown)}; known: {', '.join(_core.variants())}"
         )
     return names
+
+
+def _one_variant(text: str) -> str:
+    names = _variant_list(text)
+    if len(names) != 1:
+        raise argparse.ArgumentTypeError(f"expected one variant, got {len(names)}: {text!r}")
+    return names[0]
+
+
+#: The deepest perft the core runs.
+MAX_PERFT_DEPTH = 12
+
+
+def _depth(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer depth, got {text!r}") from None
+    if not 0 <= n <= MAX_PERFT_DEPTH:
+        raise argparse.ArgumentTypeError(f"the depth must be from 0 to {MAX_PERFT_DEPTH}, got {n}")
+    return n
 
 
 def _positive(text: str) -> int:
@@ -54,7 +87,7 @@ def _seed(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="dicechess",
         description="Exact, fast dice-chess variants: studies, play, benchmarks.",
     )
@@ -95,13 +128,13 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     pl = sub.add_parser("play", help="play one random game and print it")
-    pl.add_argument("variant", type=lambda t: _variant_list(t)[0])
+    pl.add_argument("variant", type=_one_variant)
     pl.add_argument("--seed", type=int, default=0)
     pl.add_argument("--max-plies", type=_positive, default=None)
 
     pf = sub.add_parser("perft", help="count leaf nodes of the move tree")
-    pf.add_argument("variant", type=lambda t: _variant_list(t)[0])
-    pf.add_argument("depth", type=int)
+    pf.add_argument("variant", type=_one_variant)
+    pf.add_argument("depth", type=_depth)
     pf.add_argument("--fen", default=None)
 
     an = sub.add_parser("analyse", help="search a position with the search engine")
@@ -127,6 +160,16 @@ def _cmd_study(args: argparse.Namespace) -> int:
         summary_rows,
         write_report,
     )
+    from .study.run import missing_modules
+
+    missing = missing_modules(progress=not args.no_progress)
+    if missing:
+        print(
+            f"dicechess: the study needs {', '.join(missing)}, which is not installed; "
+            "pip install 'dicechess[analysis]'" + (" tqdm" if "tqdm" in missing else ""),
+            file=sys.stderr,
+        )
+        return 2
 
     sizes = {
         "variants": args.variants,
@@ -143,7 +186,11 @@ def _cmd_study(args: argparse.Namespace) -> int:
     given = {k: v for k, v in sizes.items() if v is not None}
     cfg = StudyConfig.quick_config(**given) if args.quick else StudyConfig(**given)
     out: Path = args.out
-    existing = existing_outputs(out)
+    try:
+        existing = existing_outputs(out)
+    except OSError as e:
+        print(f"dicechess: cannot use --out {str(out)[:80]!r}: {e.strerror or e}", file=sys.stderr)
+        return 2
     if existing and not args.force:
         print(f"dicechess: {existing[0]} exists; use --force to overwrite", file=sys.stderr)
         return 2
@@ -153,16 +200,28 @@ def _cmd_study(args: argparse.Namespace) -> int:
         probe.write_text("")
         probe.unlink()
     except OSError as e:
-        print(f"dicechess: cannot write to {out}: {e.strerror or e}", file=sys.stderr)
+        print(f"dicechess: cannot write to {str(out)[:80]!r}: {e.strerror or e}", file=sys.stderr)
         return 2
     try:
         study = run_study(cfg, progress=not args.no_progress)
     except (ValueError, ImportError) as e:
         print(f"dicechess: {e}", file=sys.stderr)
         return 2
+    interrupted = study.results.get("interrupted", False)
+    if not study.results["variants"]:
+        print(
+            "dicechess: interrupted before any variant finished; nothing written", file=sys.stderr
+        )
+        return 130
     print(markdown_table(*summary_rows(study.results)))
     for p in write_report(study, out, force=args.force):
         print(f"wrote {p}")
+    if interrupted:
+        done = ", ".join(r["variant"] for r in study.results["variants"])
+        print(
+            f"dicechess: interrupted; the report has the variants finished: {done}", file=sys.stderr
+        )
+        return 130
     return 0
 
 
@@ -207,7 +266,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         t0 = time.perf_counter()
         r = playouts(v, args.games, seed=1, threads=args.threads, progress=False)
         secs = time.perf_counter() - t0
-        print(f"| {v} | {args.games / secs:.0f} | {r.plies.sum() / secs:.0f} |")
+        if r.interrupted:
+            raise KeyboardInterrupt  # a partial run's rate would be wrong
+        print(f"| {v} | {len(r) / secs:.0f} | {r.plies.sum() / secs:.0f} |")
     return 0
 
 
@@ -251,6 +312,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("dicechess: interrupted", file=sys.stderr)
         return 130
+    except ValueError as e:
+        # Arguments the parser could not check (e.g. a FEN, an option's range).
+        print(f"dicechess: {e}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -218,6 +218,7 @@ class DiceChessEnv(gymnasium.Env):
         self.state = proto
         self.agent_player = 0 if agent_player == "random" else int(agent_player)
         self._done = True
+        self._broken = False
         self._rolls: list[str] = []
 
     # ---- helpers -------------------------------------------------------
@@ -247,6 +248,17 @@ class DiceChessEnv(gymnasium.Env):
                 played.append(a)
                 s.apply_action(a)
         return played
+
+    def _advance_or_stop(self) -> list[int]:
+        """``_advance``; if the opponent (a callable) raises, or Ctrl-C stops
+        it, the episode is over: the error propagates and ``step`` refuses to
+        go on (the agent must never move for the opponent) until ``reset``."""
+        try:
+            return self._advance()
+        except BaseException:
+            self._done = True
+            self._broken = True
+            raise
 
     def _mask(self) -> np.ndarray:
         s = self.state
@@ -294,7 +306,8 @@ class DiceChessEnv(gymnasium.Env):
         self._opponent = resolve_opponent(self._opponent_spec, opp_seed, self)
         self._rolls = []
         self._done = False
-        played = self._advance()
+        self._broken = False
+        played = self._advance_or_stop()
         if self.state.is_terminal():
             self._done = True
         return self._obs(), self._info(played)
@@ -308,6 +321,11 @@ class DiceChessEnv(gymnasium.Env):
         ends the episode as a loss instead.
         """
         if self._done:
+            if self._broken:
+                raise RuntimeError(
+                    "the episode stopped: the opponent raised (or was interrupted) during the "
+                    "last call; call reset() first"
+                )
             raise RuntimeError("step() called after the episode ended; call reset() first")
         a = check_action(action)
         legal = self.state.legal_actions()
@@ -323,7 +341,7 @@ class DiceChessEnv(gymnasium.Env):
             )
         self._rolls = []
         self.state.apply_action(a)
-        played = self._advance()
+        played = self._advance_or_stop()
         s = self.state
         terminated = truncated = False
         reward = 0.0

@@ -18,9 +18,11 @@ import numpy.typing as npt
 
 from . import _core
 from .sim import (
+    GAME_BYTES,
     PlayoutResult,
     Shard,
     check_count,
+    check_memory,
     check_run_args,
     concat,
     player0_score,
@@ -195,6 +197,9 @@ def roll_luck(
     # A run of no games validates the variant, options and eval_depth in Rust.
     _core._roll_luck(variant, specs, int(eval_depth), 0, 0, 0, **variant_options)
     options = dict(_core.State(variant, **variant_options).options)
+    # Per game: the game arrays and four luck numbers (per-roll rows grow
+    # with the games played, not up front).
+    check_memory(n_games, -(-n_games // chunk_size), GAME_BYTES + 28)
     params = {"eval_depth": int(eval_depth), "per_roll": bool(per_roll)}
     shards = [
         Shard(

@@ -30,7 +30,11 @@ from ._core import State as _State
 
 __all__ = ["DiceChessGame", "DiceChessState", "game_name", "load_game", "register_games"]
 
-#: Upper bound on chance events per decision, used for ``max_game_length``.
+#: Chance events per decision allowed for in ``max_game_length``. No constant
+#: bounds them in every game (Random Move Number Chess's colour throws can tie
+#: again and again; Vegas can pass turns), so a game that reaches
+#: ``max_game_length`` actions ends there, truncated (returns 0), and the
+#: bound OpenSpiel relies on always holds.
 _CHANCE_PER_PLY = 3
 
 
@@ -102,10 +106,17 @@ class DiceChessState(pyspiel.State):
     def __init__(self, game: DiceChessGame, dc_state: _State) -> None:
         super().__init__(game)
         self.dc = dc_state
+        self._max_length = game.max_game_length()
+
+    def _cut(self) -> bool:
+        """The game reached ``max_game_length`` actions before its end."""
+        return self.move_number() >= self._max_length and not self.dc.is_terminal()
 
     def current_player(self) -> int:
         """Player to decide, or ``pyspiel.PlayerId.CHANCE`` / ``TERMINAL``."""
         p = self.dc.current_player()
+        if self._cut():
+            return int(pyspiel.PlayerId.TERMINAL)
         if p == _core.CHANCE:
             return int(pyspiel.PlayerId.CHANCE)
         if p == _core.TERMINAL:
@@ -113,11 +124,13 @@ class DiceChessState(pyspiel.State):
         return p
 
     def _legal_actions(self, player: int) -> list[int]:
+        if self._cut():
+            return []
         return self.dc.legal_actions() if self.dc.current_player() == player else []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``[(outcome, probability)]`` at chance nodes."""
-        return self.dc.chance_outcomes()
+        return [] if self._cut() else self.dc.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
         self.dc.apply_action(int(action))
@@ -127,11 +140,11 @@ class DiceChessState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
-        return self.dc.is_terminal()
+        return self.dc.is_terminal() or self._cut()
 
     def returns(self) -> list[float]:
         """``[r0, r1]`` (+1 win, -1 loss, 0 otherwise)."""
-        return self.dc.returns()
+        return [0.0, 0.0] if self._cut() else self.dc.returns()
 
     def __str__(self) -> str:
         return str(self.dc)

@@ -23,7 +23,16 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ._core import State
 
-__all__ = ["ansi", "board", "caption", "dice_faces", "paused_squares", "rgb_array", "svg"]
+__all__ = [
+    "ansi",
+    "board",
+    "caption",
+    "dice_faces",
+    "paused_squares",
+    "plain_text",
+    "rgb_array",
+    "svg",
+]
 
 _GLYPHS = {
     "K": "\u2654",
@@ -70,12 +79,19 @@ def board(state: State) -> list[list[str | None]]:
 
 
 def caption(state: State) -> list[str]:
-    """The status lines of ``str(state)`` (everything after the board diagram,
-    without the FEN line)."""
-    lines = str(state).splitlines()
-    keys = ("player ", "chance node", "game over")
-    start = next((i for i, ln in enumerate(lines) if ln.startswith(keys)), len(lines))
-    return [ln for ln in lines[start:] if not ln.startswith("fen: ")]
+    """The status lines of ``str(state)`` (turn or result, dice, stocks, ...),
+    from ``state.status_lines()``."""
+    return list(state.status_lines())
+
+
+#: Characters Pillow's default font lacks, and what is drawn instead.
+_PLAIN = {"\u2014": "-", "\u2013": "-", "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'}
+
+
+def plain_text(line: str) -> str:
+    """``line`` in ASCII, which every default font draws (no missing-glyph boxes)."""
+    line = "".join(_PLAIN.get(c, c) for c in line)
+    return line.encode("ascii", "replace").decode("ascii")
 
 
 def dice_faces(state: State) -> list[str]:
@@ -227,7 +243,7 @@ def rgb_array(state: State, square: int = 48) -> npt.NDArray[np.uint8]:
         draw.text((x + square / 2, y0 + square / 2), face, fill=(0, 0, 0), font=font, anchor="mm")
     y = nr * square + dice_h + 2
     for ln in lines:
-        draw.text((4, y), ln, fill=(0, 0, 0), font=small)
+        draw.text((4, y), plain_text(ln), fill=(0, 0, 0), font=small)
         y += line_h
     return np.asarray(img, dtype=np.uint8)
 

@@ -202,11 +202,53 @@ def check_run_args(seed: object, threads: object, chunk_size: object) -> None:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
         raise ValueError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
     if threads is not None and (
-        isinstance(threads, bool) or not isinstance(threads, int) or threads < 1
+        isinstance(threads, bool)
+        or not isinstance(threads, (int, np.integer))
+        or not 1 <= threads <= _core.MAX_THREADS
     ):
-        raise ValueError(f"threads must be a positive int or None, got {threads!r}")
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
-        raise ValueError(f"chunk_size must be a positive int, got {chunk_size!r}")
+        raise ValueError(
+            f"threads must be an int from 1 to {_core.MAX_THREADS} or None (all cores), "
+            f"got {threads!r}"
+        )
+    if (
+        isinstance(chunk_size, bool)
+        or not isinstance(chunk_size, (int, np.integer))
+        or not 1 <= chunk_size <= _core.MAX_BATCH
+    ):
+        raise ValueError(
+            f"chunk_size must be an int from 1 to {_core.MAX_BATCH} (games per call into "
+            f"Rust), got {chunk_size!r}"
+        )
+
+
+#: Bytes of the per-game arrays of one game (``GAME_ARRAYS``).
+GAME_BYTES = 11
+#: Bytes a run keeps per chunk besides its arrays (the chunk's description
+#: and its arrays' headers), a generous estimate.
+SHARD_BYTES = 2048
+
+
+def physical_memory() -> int | None:
+    """This machine's physical memory in bytes, or None if unknown."""
+    import os
+
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def check_memory(games: int, shards: int, bytes_per_game: int = GAME_BYTES) -> None:
+    """ValueError if a run's results could never fit in this machine's memory
+    (they are kept twice while the chunks are joined), before any work."""
+    need = 2 * games * bytes_per_game + shards * SHARD_BYTES
+    have = physical_memory()
+    if have is not None and need > have:
+        raise ValueError(
+            f"{games} games in {shards} chunks need about {need / 1e9:.3g} GB for their "
+            f"results, more than this machine's {have / 1e9:.3g} GB of memory; play fewer "
+            f"games per call (different seeds give independent runs) or larger chunks"
+        )
 
 
 @dataclass
@@ -310,6 +352,7 @@ def playouts(
     specs = (_check_agent(agents[0]), _check_agent(agents[1]))
     # Validates the variant and options before any work.
     options = dict(_core.State(variant, **variant_options).options)
+    check_memory(n_games, -(-n_games // chunk_size))
     shards = [
         Shard(variant, specs, int(seed), start, min(chunk_size, n_games - start), variant_options)
         for start in range(0, n_games, chunk_size)

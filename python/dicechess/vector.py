@@ -94,6 +94,10 @@ class DiceChessVectorEnv(gym.vector.VectorEnv):
         """Actions of env ``i``'s current episode (replayable via ``State``)."""
         return self.env.history(i)
 
+    def close_extras(self, **kwargs: Any) -> None:
+        """Releases the Rust games and threads (``close()``); later calls raise."""
+        self.env.close()
+
 
 def make_vec(
     variant: str,

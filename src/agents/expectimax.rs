@@ -213,6 +213,9 @@ impl Search {
         chain: u32,
     ) -> f64 {
         self.nodes += 1;
+        if crate::interrupt::requested() {
+            return 0.0; // discarded by the interrupted caller
+        }
         match g.node() {
             Node::Terminal => terminal_value(g),
             Node::Chance if chain == 0 => evaluate(g),

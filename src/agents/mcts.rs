@@ -80,7 +80,10 @@ impl Tree {
         self.nodes.clear();
         self.edges.clear();
         self.nodes.push(new_node());
-        for _ in 0..params.sims.max(1) {
+        for k in 0..params.sims.max(1) {
+            if k > 0 && crate::interrupt::requested() {
+                break; // the caller discards the result
+            }
             self.simulate(root, params, rng);
         }
         let r = self.nodes[0];

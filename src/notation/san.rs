@@ -122,6 +122,12 @@ pub fn strip_suffix(text: &str) -> &str {
 /// suffix, `0-0` accepted), UCI (`e2e4`, `e7e8q`) or long algebraic
 /// (`e2-e4`, `e5xf4`, `Ng1-f3`, `e7-e8=Q`). Errors say why nothing matched or
 /// which moves an ambiguous text matched.
+///
+/// Precedence: exact SAN; then a move written with its two squares (UCI or
+/// long algebraic), which wins over a loosely written SAN (`b3b2` is the
+/// move from b3 to b2, never a bishop's `B3b2`); then loose SAN, in which a
+/// piece letter must be upper case (a lower-case letter is a file: `bxc3`
+/// is a pawn capture, `Bxc3` a bishop's).
 pub fn parse_move(pos: &Position, legal: &[Move], text: &str) -> Result<Move, String> {
     let t = strip_suffix(text)
         .replace("0-0-0", "O-O-O")
@@ -133,19 +139,33 @@ pub fn parse_move(pos: &Position, legal: &[Move], text: &str) -> Result<Move, St
     // (long algebraic input need not mark captures).
     let norm = |s: &str| s.replace('=', "").to_ascii_lowercase().replace('x', "-");
     let t_norm = norm(&t);
+    let first = t.chars().next().unwrap_or(' ');
     let mut matches: Vec<Move> = Vec::new();
+    let mut coordinate: Vec<Move> = Vec::new();
     for &m in legal {
         let body = san_body(pos, m);
         let exact = body == t;
         let lan = long_algebraic(pos, m);
         let role_prefix = pos.role_at(m.from()).map(|r| r.char()).unwrap_or('?');
-        let loose = norm(&body) == t_norm
-            && t.chars()
-                .next()
-                .is_some_and(|c| !c.is_ascii_uppercase() || body.starts_with(c))
-            || m.uci() == t.to_ascii_lowercase()
+        if m.uci() == t.to_ascii_lowercase()
             || norm(&lan) == t_norm
-            || norm(&format!("{role_prefix}{lan}")) == t_norm && role_prefix != 'P';
+            || role_prefix != 'P'
+                && first == role_prefix
+                && norm(&format!("{role_prefix}{lan}")) == t_norm
+        {
+            coordinate.push(m);
+        }
+        // Loose SAN: a piece letter (upper case in `body`) must be given
+        // in upper case; castling may be written in either case.
+        let letter_ok = body.starts_with('O')
+            || body.chars().next().is_some_and(|b| {
+                if b.is_ascii_uppercase() {
+                    first == b
+                } else {
+                    !first.is_ascii_uppercase()
+                }
+            });
+        let loose = norm(&body) == t_norm && letter_ok;
         // SAN without its disambiguation (`Nd2` for `Nbd2`): ambiguous if
         // more than one move matches.
         let undisambiguated = role_prefix != 'P' && m.kind() == MoveKind::Normal && {
@@ -157,13 +177,18 @@ pub fn parse_move(pos: &Position, legal: &[Move], text: &str) -> Result<Move, St
             );
             plain == t || plain.replace('x', "") == t
         };
-        if exact || loose || undisambiguated {
-            if exact {
-                return Ok(m);
-            }
+        if exact {
+            return Ok(m);
+        }
+        if loose || undisambiguated {
             matches.push(m);
         }
     }
+    coordinate.dedup();
+    if coordinate.len() == 1 {
+        return Ok(coordinate[0]);
+    }
+    matches.extend(coordinate);
     // Cubic: accept the short SAN `e4` for a two-step pawn move when unique.
     if matches.is_empty() && pos.pawn_style() == PawnStyle::Cubic {
         for &m in legal {
@@ -175,6 +200,7 @@ pub fn parse_move(pos: &Position, legal: &[Move], text: &str) -> Result<Move, St
             }
         }
     }
+    matches.sort_unstable_by_key(|m| m.0);
     matches.dedup();
     match matches.len() {
         1 => Ok(matches[0]),

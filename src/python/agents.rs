@@ -5,7 +5,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::{check_threads, new_game, set_array, type_name, value_error, PyState};
+use super::{check_threads, interrupt, new_game, set_array, type_name, value_error, PyState};
 use crate::agents::{Agent, AgentSpec, VALID_SPECS};
 use crate::sim::{game_rng, GameRng};
 use crate::variants::{AnyGame, Game, Node};
@@ -44,11 +44,22 @@ fn check_decision(g: &AnyGame) -> PyResult<()> {
     }
 }
 
+/// The agent for one call: an Agent decides for one caller at a time.
+fn borrow<'py>(slf: &Bound<'py, PyAgent>) -> PyResult<PyRefMut<'py, PyAgent>> {
+    slf.try_borrow_mut().map_err(|_| {
+        PyValueError::new_err(
+            "this Agent is busy in another thread: an Agent decides for one caller at a \
+             time; create one Agent per thread (the same spec and seed give the same decisions)",
+        )
+    })
+}
+
 #[pymethods]
 impl PyAgent {
     #[new]
-    #[pyo3(signature = (spec, seed = 0))]
-    fn new(spec: &Bound<'_, PyAny>, seed: u64) -> PyResult<Self> {
+    #[pyo3(signature = (spec, seed = super::args::Seed(0)), text_signature = "(spec, seed=0)")]
+    fn new(spec: &Bound<'_, PyAny>, seed: super::args::Seed) -> PyResult<Self> {
+        let seed = seed.0;
         let spec = parse_spec(spec)?;
         Ok(PyAgent {
             agent: Agent::new(spec),
@@ -70,26 +81,30 @@ impl PyAgent {
     }
 
     /// The chosen action id at a decision node of `state` (GIL released).
-    fn select(&mut self, py: Python<'_>, state: &PyState) -> PyResult<u32> {
+    fn select(slf: &Bound<'_, Self>, state: &PyState) -> PyResult<u32> {
+        let (py, mut this) = (slf.py(), borrow(slf)?);
         let g = state.game.clone();
         check_decision(&g)?;
-        let (agent, rng) = (&mut self.agent, &mut self.rng);
-        Ok(py.detach(move || {
+        let this = &mut *this;
+        let (agent, rng) = (&mut this.agent, &mut this.rng);
+        interrupt::detach(py, move || {
             with_game!(&g, x => {
                 let m = agent.select(x, rng);
                 x.layout().encode(m, x.position().turn())
             })
-        }))
+        })
     }
 
     /// `{action: probability}` over the legal actions at a decision node
     /// (GIL released): uniform for `random`, one-hot on the chosen action
     /// for `greedy`/`expectimax`, the root visit distribution for `mcts`.
-    fn policy(&mut self, py: Python<'_>, state: &PyState) -> PyResult<Vec<(u32, f64)>> {
+    fn policy(slf: &Bound<'_, Self>, state: &PyState) -> PyResult<Vec<(u32, f64)>> {
+        let (py, mut this) = (slf.py(), borrow(slf)?);
         let g = state.game.clone();
         check_decision(&g)?;
-        let (agent, rng) = (&mut self.agent, &mut self.rng);
-        Ok(py.detach(move || {
+        let this = &mut *this;
+        let (agent, rng) = (&mut this.agent, &mut this.rng);
+        interrupt::detach(py, move || {
             with_game!(&g, x => {
                 let (layout, turn) = (x.layout(), x.position().turn());
                 agent
@@ -98,7 +113,7 @@ impl PyAgent {
                     .map(|(m, p)| (layout.encode(m, turn), p))
                     .collect()
             })
-        }))
+        })
     }
 
     /// The expectimax value of `state` for player 0 in [-1, 1] at the
@@ -106,12 +121,13 @@ impl PyAgent {
     /// states, the exact expectation over the outcomes at chance nodes.
     /// Only `greedy` (depth 1) and `expectimax` agents value states.
     #[pyo3(signature = (state, depth = None))]
-    fn value(&mut self, py: Python<'_>, state: &PyState, depth: Option<i64>) -> PyResult<f64> {
-        if self.agent.search_depth().is_none() {
+    fn value(slf: &Bound<'_, Self>, state: &PyState, depth: Option<i64>) -> PyResult<f64> {
+        let (py, mut this) = (slf.py(), borrow(slf)?);
+        if this.agent.search_depth().is_none() {
             return Err(PyValueError::new_err(format!(
                 "Agent.value needs a \"greedy\" or \"expectimax:depth=N\" agent; \
                  {:?} does not value states",
-                self.agent.spec().to_string()
+                this.agent.spec().to_string()
             )));
         }
         let depth = match depth {
@@ -124,8 +140,10 @@ impl PyAgent {
             }
         };
         let g = state.game.clone();
-        let agent = &mut self.agent;
-        Ok(py.detach(move || with_game!(&g, x => agent.value(x, depth)).unwrap_or(0.0)))
+        let agent = &mut this.agent;
+        interrupt::detach(py, move || {
+            with_game!(&g, x => agent.value(x, depth)).unwrap_or(0.0)
+        })
     }
 
     /// One search of a `search` agent at a decision node (GIL released,
@@ -180,10 +198,12 @@ fn _playouts<'py>(
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     check_threads(threads)?;
+    super::check_batch(count)?;
     let specs = [parse_spec(&agents.0)?, parse_spec(&agents.1)?];
     let proto = new_game(variant, options)?;
-    let recs =
-        py.detach(|| crate::sim::playouts::playouts(&proto, &specs, seed, start, count, threads));
+    let recs = interrupt::detach(py, || {
+        crate::sim::playouts::playouts(&proto, &specs, seed, start, count, threads)
+    })?;
     super::records_to_dict(py, &recs)
 }
 
@@ -213,6 +233,7 @@ fn _roll_luck<'py>(
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     check_threads(threads)?;
+    super::check_batch(count)?;
     if !(1..=MAX_LUCK_DEPTH as i64).contains(&eval_depth) {
         return Err(PyValueError::new_err(format!(
             "eval_depth must be from 1 to {MAX_LUCK_DEPTH}, got {eval_depth}"
@@ -220,7 +241,7 @@ fn _roll_luck<'py>(
     }
     let specs = [parse_spec(&agents.0)?, parse_spec(&agents.1)?];
     let proto = new_game(variant, options)?;
-    let (games, rolls) = py.detach(|| {
+    let (games, rolls) = interrupt::detach(py, || {
         crate::sim::luck::roll_luck(
             &proto,
             &specs,
@@ -231,7 +252,7 @@ fn _roll_luck<'py>(
             threads,
             per_roll,
         )
-    });
+    })?;
     let recs: Vec<_> = games.iter().map(|g| g.record).collect();
     let d = super::records_to_dict(py, &recs)?;
     set_array(&d, "n_rolls", games.iter().map(|g| g.n_rolls))?;

@@ -8,11 +8,11 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::{new_game, type_name, value_error, PyState};
+use super::{type_name, value_error, PyState};
 use crate::agents::{Agent, AgentSpec};
 use crate::sim::playouts::{record, GameRecord};
 use crate::sim::{game_rng, sample_outcome};
-use crate::variants::{api, AnyGame, Game, Node, Outcomes};
+use crate::variants::{api, Game, Node, Outcomes};
 use crate::with_game;
 
 /// Who decides for one player.
@@ -45,19 +45,21 @@ fn decider<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Decider<'py>> {
 
 fn play_one<'py>(
     py: Python<'py>,
-    proto: &AnyGame,
+    proto: &PyState,
     deciders: &mut [Decider<'py>; 2],
     seed: u64,
     index: u64,
 ) -> PyResult<GameRecord> {
     let mut rng = game_rng(seed, index);
-    let mut st = PyState {
-        game: proto.clone(),
-        history: Vec::new(),
-    };
+    let mut st = proto.clone();
     let mut outcomes = Outcomes::new();
     let (mut plies, mut chance_events) = (0u32, 0u32);
     loop {
+        if crate::interrupt::requested() {
+            return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(
+                "interrupted",
+            ));
+        }
         let step = with_game!(&st.game, g => match g.node() {
             Node::Terminal => Step::Over,
             Node::Chance => Step::Chance(sample_outcome(g, &mut rng, &mut outcomes)),
@@ -123,10 +125,15 @@ pub(crate) fn _playouts_callable<'py>(
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut deciders = [decider(&agents.0)?, decider(&agents.1)?];
-    let proto = new_game(variant, options)?;
+    let proto = PyState::create(variant, options)?;
+    super::check_batch(count)?;
     let mut recs = Vec::with_capacity(count.min(1 << 16) as usize);
-    for k in 0..count {
-        recs.push(play_one(py, &proto, &mut deciders, seed, start + k)?);
-    }
+    // Built-in agents' searches stay interruptible although the GIL is held.
+    super::interrupt::attached(|| {
+        for k in 0..count {
+            recs.push(play_one(py, &proto, &mut deciders, seed, start + k)?);
+        }
+        Ok(())
+    })?;
     super::records_to_dict(py, &recs)
 }

@@ -2,7 +2,9 @@
 //! Errors from the core become `ValueError`; nothing here panics.
 
 mod agents;
+mod args;
 mod callables;
+mod interrupt;
 mod search;
 
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
@@ -10,7 +12,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use crate::variants::{api, AnyGame, Game, GameError, Options, Termination, VARIANTS};
+use crate::variants::{api, snapshot, AnyGame, Game, GameError, Options, Termination, VARIANTS};
 use crate::with_game;
 
 mod paired;
@@ -33,6 +35,11 @@ fn options_from_kwargs(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Options> 
             } else if let Ok(i) = v.extract::<i64>() {
                 serde_json::Value::from(i)
             } else if let Ok(f) = v.extract::<f64>() {
+                if !f.is_finite() {
+                    return Err(PyValueError::new_err(format!(
+                        "option {key} must be a finite number, got {f}"
+                    )));
+                }
                 serde_json::Value::from(f)
             } else if let Ok(s) = v.extract::<String>() {
                 serde_json::Value::String(s)
@@ -61,22 +68,31 @@ pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
         .unwrap_or_default()
 }
 
-/// `threads` must be None (all cores) or at least 1.
+/// The most worker threads a call may ask for.
+pub(crate) const MAX_THREADS: usize = 1024;
+
+/// `threads` must be None (all cores) or from 1 to [`MAX_THREADS`].
 pub(crate) fn check_threads(threads: Option<usize>) -> PyResult<()> {
-    if threads == Some(0) {
-        return Err(PyValueError::new_err(
-            "threads must be at least 1 (or None for all cores)",
-        ));
+    match threads {
+        Some(t) if t == 0 || t > MAX_THREADS => Err(PyValueError::new_err(format!(
+            "threads must be at least 1 and at most {MAX_THREADS} (or None for all cores), got {t}"
+        ))),
+        _ => Ok(()),
     }
-    Ok(())
 }
 
-fn to_action(action: i64) -> PyResult<u32> {
-    u32::try_from(action).map_err(|_| {
-        PyValueError::new_err(format!(
-            "action must be a non-negative integer id, got {action}"
-        ))
-    })
+/// The most games one batch call plays (their records are allocated up
+/// front): longer runs go in chunks (`chunk_size` in `dicechess.playouts`).
+pub(crate) const MAX_BATCH: u64 = 1 << 20;
+
+/// `count` games fit in one batch call.
+pub(crate) fn check_batch(count: u64) -> PyResult<()> {
+    if count > MAX_BATCH {
+        return Err(PyValueError::new_err(format!(
+            "a batch plays at most {MAX_BATCH} games, got {count}; run more in chunks"
+        )));
+    }
+    Ok(())
 }
 
 /// A game state of any variant (OpenSpiel-style API).
@@ -85,6 +101,22 @@ fn to_action(action: i64) -> PyResult<u32> {
 pub struct PyState {
     game: AnyGame,
     history: Vec<u32>,
+    /// The complete options the game was created with (`State.options`).
+    options: Options,
+}
+
+impl PyState {
+    /// A new game of `variant` with keyword `options`.
+    pub(crate) fn create(variant: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let opts = options_from_kwargs(options)?;
+        let game = AnyGame::new(variant, &opts).map_err(value_error)?;
+        let options = snapshot::complete_options(&game, &opts);
+        Ok(PyState {
+            game,
+            history: Vec::new(),
+            options,
+        })
+    }
 }
 
 #[pymethods]
@@ -92,12 +124,7 @@ impl PyState {
     #[new]
     #[pyo3(signature = (variant = "chess", **options))]
     fn new(variant: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        let opts = options_from_kwargs(options)?;
-        let game = AnyGame::new(variant, &opts).map_err(value_error)?;
-        Ok(PyState {
-            game,
-            history: Vec::new(),
-        })
+        PyState::create(variant, options)
     }
 
     /// The variant's name.
@@ -109,8 +136,7 @@ impl PyState {
     /// The options this state was created with (defaults filled in).
     #[getter]
     fn options(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let json = serde_json::to_string(&with_game!(&self.game, g => g.options()))
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let json = serde_json::Value::Object(self.options.clone()).to_string();
         let m = py.import("json")?;
         Ok(m.call_method1("loads", (json,))?.unbind())
     }
@@ -159,16 +185,16 @@ impl PyState {
     }
 
     /// Applies a move, pass, rotation or chance outcome by id.
-    fn apply_action(&mut self, action: i64) -> PyResult<()> {
-        let a = to_action(action)?;
+    fn apply_action(&mut self, action: args::ActionId) -> PyResult<()> {
+        let a = action.0;
         with_game!(&mut self.game, g => api::apply_action(g, a)).map_err(value_error)?;
         self.history.push(a);
         Ok(())
     }
 
     /// SAN (or `pass`) at decision nodes, the outcome name at chance nodes.
-    fn action_to_string(&self, action: i64) -> PyResult<String> {
-        let a = to_action(action)?;
+    fn action_to_string(&self, action: args::ActionId) -> PyResult<String> {
+        let a = action.0;
         with_game!(&self.game, g => api::action_to_string(g, a)).map_err(value_error)
     }
 
@@ -180,7 +206,7 @@ impl PyState {
     /// `apply_action(string_to_action(text))`.
     fn apply_san(&mut self, text: &str) -> PyResult<()> {
         let a = self.string_to_action(text)?;
-        self.apply_action(a as i64)
+        self.apply_action(args::ActionId(a))
     }
 
     /// `[r0, r1]`: +1 win, -1 loss, 0 draw, truncated or not over.
@@ -325,10 +351,15 @@ impl PyState {
         &self,
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
-        let bytes = postcard::to_stdvec(&(&self.game, &self.history))
-            .map_err(|e| PyValueError::new_err(format!("cannot serialise state: {e}")))?;
+        let bytes = snapshot::save(self.game.variant(), &self.options, &self.history);
         let f = py.import("dicechess._core")?.getattr("_state_from_bytes")?;
         Ok((f, (PyBytes::new(py, &bytes),)))
+    }
+
+    /// The status lines of `str(state)` (turn or result, dice, stocks, ...),
+    /// without the board and the FEN: what renderers caption a board with.
+    fn status_lines(&self) -> Vec<String> {
+        with_game!(&self.game, g => api::status_lines(g))
     }
 
     fn __str__(&self) -> String {
@@ -351,9 +382,13 @@ impl PyState {
 
 #[pyfunction]
 fn _state_from_bytes(data: &[u8]) -> PyResult<PyState> {
-    let (game, history): (AnyGame, Vec<u32>) = postcard::from_bytes(data)
-        .map_err(|e| PyValueError::new_err(format!("not a serialised dicechess state: {e}")))?;
-    Ok(PyState { game, history })
+    // Replayed from the saved options and history: nothing is trusted.
+    let (game, options, history) = snapshot::restore(data).map_err(value_error)?;
+    Ok(PyState {
+        game,
+        history,
+        options,
+    })
 }
 
 /// The names of the variants.
@@ -403,11 +438,11 @@ fn perft(
         opts.insert("fen".into(), serde_json::Value::String(f));
     }
     let g = AnyGame::new(variant, &opts).map_err(value_error)?;
-    Ok(py.detach(move || match &g {
+    interrupt::detach(py, move || match &g {
         AnyGame::Chess(c) => crate::perft::perft(c.position(), depth),
         #[allow(unreachable_patterns)]
         other => with_game!(other, x => api::game_perft(x, depth)),
-    }))
+    })
 }
 
 /// Sets `d[name]` to a 1-D numpy array of `values`.
@@ -451,9 +486,11 @@ fn _random_playouts<'py>(
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     check_threads(threads)?;
+    check_batch(count)?;
     let proto = new_game(variant, options)?;
-    let recs =
-        py.detach(|| crate::sim::playouts::random_playouts(&proto, seed, start, count, threads));
+    let recs = interrupt::detach(py, || {
+        crate::sim::playouts::random_playouts(&proto, seed, start, count, threads)
+    })?;
     records_to_dict(py, &recs)
 }
 
@@ -462,6 +499,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("CHANCE", -1)?;
     m.add("TERMINAL", -4)?;
+    m.add("MAX_BATCH", MAX_BATCH)?;
+    m.add("MAX_THREADS", MAX_THREADS)?;
     m.add(
         "TERMINATIONS",
         Termination::ALL

@@ -4,7 +4,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::agents::parse_spec;
-use super::{check_threads, new_game, records_to_dict};
+use super::{check_batch, check_threads, interrupt, new_game, records_to_dict};
 
 /// Plays pairs `start .. start+count` of a run seeded with `seed` between
 /// agents A and B on common dice (game 0 of a pair: A is player 0; game 1:
@@ -24,11 +24,12 @@ fn _paired_playouts<'py>(
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     check_threads(threads)?;
+    check_batch(count.saturating_mul(2))?;
     let specs = [parse_spec(&agents.0)?, parse_spec(&agents.1)?];
     let proto = new_game(variant, options)?;
-    let pairs = py.detach(|| {
+    let pairs = interrupt::detach(py, || {
         crate::sim::paired::paired_playouts(&proto, &specs, seed, start, count, threads)
-    });
+    })?;
     let first: Vec<_> = pairs.iter().map(|p| p[0]).collect();
     let second: Vec<_> = pairs.iter().map(|p| p[1]).collect();
     let d = PyDict::new(py);

@@ -1,6 +1,11 @@
 //! `dicechess.VecEnv`: the binding of [`crate::sim::vecenv::VecEnv`]. The
 //! output arrays are allocated once and rewritten in place by every call,
 //! with the GIL released while the games are stepped.
+//!
+//! The arrays are views of memory owned by a Rust container (numpy's
+//! `OWNDATA` is false), so numpy refuses to resize or free them; before every
+//! call their data pointers and sizes are checked against those allocated,
+//! and a changed array is an error, never a write out of bounds.
 
 use numpy::{
     PyArray1, PyArray2, PyArray4, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray,
@@ -24,7 +29,31 @@ pub struct PyVecEnv {
     terminated: Py<PyArray1<bool>>,
     truncated: Py<PyArray1<bool>>,
     player: Py<PyArray1<i8>>,
+    /// Data pointer and length of each output array as allocated.
+    layout: [(usize, usize); 6],
     actions: Vec<i64>,
+    /// `reset` was called (and no call was interrupted since).
+    ready: bool,
+    closed: bool,
+}
+
+/// A zeroed array of `shape` whose memory a Rust container owns.
+fn owned_zeros<'py, T: numpy::Element + Clone + Default, D: numpy::ndarray::Dimension>(
+    py: Python<'py>,
+    shape: &[usize],
+) -> PyResult<Bound<'py, numpy::PyArray<T, D>>> {
+    let len = shape.iter().product();
+    let flat = PyArray1::from_vec(py, vec![T::default(); len]);
+    Ok(flat
+        .reshape(shape.to_vec())?
+        .cast_into::<numpy::PyArray<T, D>>()?)
+}
+
+/// `(data pointer, length)` of an array.
+fn extent<T: numpy::Element, D: numpy::ndarray::Dimension>(
+    a: &Bound<'_, numpy::PyArray<T, D>>,
+) -> (usize, usize) {
+    (a.data() as usize, a.len())
 }
 
 type StepOut<'py> = (
@@ -42,6 +71,23 @@ impl PyVecEnv {
         F: FnOnce(&mut VecEnv, &[i64], Buffers<'_>) -> Result<(), crate::variants::GameError>
             + Send,
     {
+        if self.closed {
+            return Err(PyValueError::new_err("this VecEnv is closed"));
+        }
+        let now = [
+            extent(self.obs.bind(py)),
+            extent(self.mask.bind(py)),
+            extent(self.rewards.bind(py)),
+            extent(self.terminated.bind(py)),
+            extent(self.truncated.bind(py)),
+            extent(self.player.bind(py)),
+        ];
+        if now != self.layout {
+            return Err(PyValueError::new_err(
+                "the VecEnv's output arrays were resized or replaced; they are rewritten in \
+                 place by every call (copy them to keep or change them); create a new VecEnv",
+            ));
+        }
         let mut obs = self.obs.bind(py).try_readwrite()?;
         let mut mask = self.mask.bind(py).try_readwrite()?;
         let mut rewards = self.rewards.bind(py).try_readwrite()?;
@@ -57,7 +103,14 @@ impl PyVecEnv {
             player: player.as_slice_mut()?,
         };
         let (inner, actions) = (&mut self.inner, &self.actions);
-        py.detach(move || f(inner, actions, b)).map_err(value_error)
+        match super::interrupt::detach(py, move || f(inner, actions, b)) {
+            Ok(r) => r.map_err(value_error),
+            Err(e) => {
+                // Interrupted mid-step: the games are in no reportable state.
+                self.ready = false;
+                Err(e)
+            }
+        }
     }
 
     fn outputs<'py>(&self, py: Python<'py>) -> StepOut<'py> {
@@ -87,16 +140,34 @@ impl PyVecEnv {
 #[pymethods]
 impl PyVecEnv {
     #[new]
-    #[pyo3(signature = (variant, num_envs, seed = 0, opponent = None, threads = None, **options))]
+    #[pyo3(
+        signature = (variant, num_envs, seed = super::args::Seed(0), opponent = None, threads = None, **options),
+        text_signature = "(variant, num_envs, seed=0, opponent=None, threads=None, **options)"
+    )]
     fn new(
         py: Python<'_>,
         variant: &str,
         num_envs: &Bound<'_, PyAny>,
-        seed: u64,
-        opponent: Option<&str>,
+        seed: super::args::Seed,
+        opponent: Option<&Bound<'_, PyAny>>,
         threads: Option<usize>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        let seed = seed.0;
+        super::check_threads(threads)?;
+        let opponent: Option<String> = opponent
+            .map(|o| {
+                o.extract::<String>().map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "opponent must be an agent spec string or None (self-play), got {}; \
+                         valid specs: {}",
+                        super::type_name(o),
+                        crate::agents::VALID_SPECS
+                    ))
+                })
+            })
+            .transpose()?;
+        let opponent = opponent.as_deref();
         if num_envs.cast::<pyo3::types::PyBool>().is_ok() {
             return Err(PyTypeError::new_err("num_envs must be an int, got bool"));
         }
@@ -127,19 +198,35 @@ impl PyVecEnv {
         let inner = VecEnv::new(proto, n, seed, opp, threads).map_err(value_error)?;
         let [p, r, f] = inner.obs_shape();
         let rewards = if has_opp {
-            PyArrayDyn::zeros(py, vec![n], false)
+            owned_zeros::<f32, numpy::IxDyn>(py, &[n])?
         } else {
-            PyArrayDyn::zeros(py, vec![n, 2], false)
+            owned_zeros::<f32, numpy::IxDyn>(py, &[n, 2])?
         };
+        let obs = owned_zeros::<f32, numpy::Ix4>(py, &[n, p, r, f])?;
+        let mask = owned_zeros::<bool, numpy::Ix2>(py, &[n, inner.num_actions()])?;
+        let terminated = owned_zeros::<bool, numpy::Ix1>(py, &[n])?;
+        let truncated = owned_zeros::<bool, numpy::Ix1>(py, &[n])?;
+        let player = owned_zeros::<i8, numpy::Ix1>(py, &[n])?;
+        let layout = [
+            extent(&obs),
+            extent(&mask),
+            extent(&rewards),
+            extent(&terminated),
+            extent(&truncated),
+            extent(&player),
+        ];
         Ok(PyVecEnv {
-            obs: PyArray4::zeros(py, [n, p, r, f], false).unbind(),
-            mask: PyArray2::zeros(py, [n, inner.num_actions()], false).unbind(),
+            obs: obs.unbind(),
+            mask: mask.unbind(),
             rewards: rewards.unbind(),
-            terminated: PyArray1::zeros(py, n, false).unbind(),
-            truncated: PyArray1::zeros(py, n, false).unbind(),
-            player: PyArray1::zeros(py, n, false).unbind(),
+            terminated: terminated.unbind(),
+            truncated: truncated.unbind(),
+            player: player.unbind(),
+            layout,
             inner,
             actions: Vec::with_capacity(n),
+            ready: false,
+            closed: false,
         })
     }
 
@@ -177,8 +264,14 @@ impl PyVecEnv {
     /// Starts episode 0 of every env; returns the output arrays
     /// `(obs, mask, rewards, terminated, truncated, current_player)`.
     #[pyo3(signature = (seed = None))]
-    fn reset<'py>(&mut self, py: Python<'py>, seed: Option<u64>) -> PyResult<StepOut<'py>> {
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<super::args::Seed>,
+    ) -> PyResult<StepOut<'py>> {
+        let seed = seed.map(|s| s.0);
         self.run(py, move |v, _, b| v.reset(seed, b))?;
+        self.ready = true;
         Ok(self.outputs(py))
     }
 
@@ -190,6 +283,11 @@ impl PyVecEnv {
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
     ) -> PyResult<StepOut<'py>> {
+        if !self.ready && !self.closed {
+            return Err(PyValueError::new_err(
+                "call reset() before step() (and again after an interrupted call)",
+            ));
+        }
         let n = self.inner.num_envs();
         let arr = actions.cast::<PyUntypedArray>().map_err(|_| {
             PyTypeError::new_err(format!(
@@ -255,6 +353,19 @@ impl PyVecEnv {
             .game(i)
             .map(|g| crate::with_game!(g, x => crate::variants::Game::fen(x)))
             .unwrap_or_default())
+    }
+
+    /// Releases the games; any later `reset` or `step` raises ValueError.
+    fn close(&mut self) {
+        self.closed = true;
+        self.ready = false;
+        self.inner.close();
+    }
+
+    /// Whether `close` was called.
+    #[getter]
+    fn closed(&self) -> bool {
+        self.closed
     }
 
     fn __len__(&self) -> usize {

@@ -168,12 +168,15 @@ pub fn roll_luck(
     threads: Option<usize>,
     per_roll: bool,
 ) -> (Vec<GameLuck>, RollLuck) {
+    let token = crate::interrupt::current();
     let run = || {
         let per_game: Vec<(GameLuck, RollLuck)> = (0..count)
             .into_par_iter()
             .map(|k| {
-                let mut g = proto.clone();
-                with_game!(&mut g, x => one_game(x, agents, eval_depth, seed, start + k, per_roll))
+                crate::interrupt::within(token.as_ref(), || {
+                    let mut g = proto.clone();
+                    with_game!(&mut g, x => one_game(x, agents, eval_depth, seed, start + k, per_roll))
+                })
             })
             .collect();
         let mut games = Vec::with_capacity(per_game.len());

@@ -13,12 +13,16 @@ pub use crate::play::{
 /// Runs `run` (a batch of rayon work) on a pool of `threads` threads, or on
 /// rayon's global pool for None (also if the pool cannot be started: the
 /// results do not depend on the thread count, only the speed does).
+///
+/// The calling thread keeps polling for interrupts meanwhile (see
+/// [`crate::interrupt::wait_polling`]); tasks must hand the token on with
+/// [`crate::interrupt::within`].
 pub(crate) fn on_threads<R: Send>(threads: Option<usize>, run: impl FnOnce() -> R + Send) -> R {
-    match threads {
+    crate::interrupt::wait_polling(|| match threads {
         Some(t) => match rayon::ThreadPoolBuilder::new().num_threads(t).build() {
             Ok(pool) => pool.install(run),
             Err(_) => run(),
         },
         None => run(),
-    }
+    })
 }

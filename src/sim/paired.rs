@@ -50,15 +50,18 @@ pub fn paired_playouts(
     threads: Option<usize>,
 ) -> Vec<PairRecord> {
     let [a, b] = agents;
+    let token = crate::interrupt::current();
     let run = || {
         (0..count)
             .into_par_iter()
             .map(|k| {
-                let pair = start + k;
-                [
-                    play_one(proto, [a, b], seed, pair),
-                    play_one(proto, [b, a], seed, pair),
-                ]
+                crate::interrupt::within(token.as_ref(), || {
+                    let pair = start + k;
+                    [
+                        play_one(proto, [a, b], seed, pair),
+                        play_one(proto, [b, a], seed, pair),
+                    ]
+                })
             })
             .collect()
     };

@@ -215,6 +215,17 @@ impl VecEnv {
         self.envs.get(i).map(|e| &e.game)
     }
 
+    /// Releases the thread pool, the opponents' search buffers and the
+    /// histories (the binding refuses further calls).
+    pub fn close(&mut self) {
+        self.pool = None;
+        for e in &mut self.envs {
+            e.agent = None;
+            e.history = Vec::new();
+            e.needs_reset = true;
+        }
+    }
+
     fn check_buffers(&self, b: &Buffers<'_>) -> Result<(), GameError> {
         let n = self.envs.len();
         let ok = b.obs.len() == n * self.obs_len
@@ -260,16 +271,28 @@ impl VecEnv {
             }
             return;
         }
-        let run = |envs: &mut Vec<Env>| {
-            envs.par_iter_mut()
-                .zip(outs.into_par_iter())
-                .enumerate()
-                .with_min_len(self.min_len)
-                .for_each(|(i, (env, out))| f(i, env, moves[i], out));
+        let (min_len, token) = (self.min_len, crate::interrupt::current());
+        let (envs, pool) = (&mut self.envs, &self.pool);
+        let run = move || {
+            let each = || {
+                envs.par_iter_mut()
+                    .zip(outs.into_par_iter())
+                    .enumerate()
+                    .with_min_len(min_len)
+                    .for_each(|(i, (env, out))| {
+                        crate::interrupt::within(token.as_ref(), || f(i, env, moves[i], out))
+                    })
+            };
+            match pool {
+                Some(p) => p.install(each),
+                None => each(),
+            }
         };
-        match &self.pool {
-            Some(p) => p.install(|| run(&mut self.envs)),
-            None => run(&mut self.envs),
+        if min_len == 1 {
+            // Searching opponents: long steps stay interruptible.
+            crate::interrupt::wait_polling(run)
+        } else {
+            run()
         }
     }
 
@@ -364,6 +387,9 @@ fn advance<G: Evaluate>(
 ) {
     let mut outcomes = Outcomes::new();
     loop {
+        if crate::interrupt::requested() {
+            return; // the binding then requires a reset
+        }
         match g.node() {
             Node::Chance => {
                 let o = sample_outcome(g, rng, &mut outcomes);

@@ -274,6 +274,9 @@ pub fn game_perft<G: Game>(g: &G, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
+    if depth > 1 && crate::interrupt::requested() {
+        return 0; // discarded by the interrupted caller
+    }
     match g.node() {
         Node::Terminal => 1,
         Node::Chance => {
@@ -310,7 +313,18 @@ pub use crate::board::text::board_diagram;
 /// `str(state)`: the board, whose turn it is, variant state and the FEN.
 pub fn pretty<G: Game>(g: &G) -> String {
     let mut s = board_diagram(g.position());
-    s.push('\n');
+    for line in status_lines(g) {
+        s.push('\n');
+        s.push_str(&line);
+    }
+    s.push_str("\nfen: ");
+    s.push_str(&g.fen());
+    s
+}
+
+/// The lines of `str(state)` between the board and the FEN: whose turn it
+/// is (or the result), then the variant's state (dice, stocks, ...).
+pub fn status_lines<G: Game>(g: &G) -> Vec<String> {
     let status = match g.node() {
         Node::Terminal => format!(
             "game over: {}{}",
@@ -323,12 +337,7 @@ pub fn pretty<G: Game>(g: &G) -> String {
         Node::Chance => format!("chance node: {} to roll", g.position().turn().name()),
         Node::Decision(p) => format!("player {p} ({}) to move", g.position().turn().name()),
     };
-    s.push_str(&status);
-    for line in g.describe_state() {
-        s.push('\n');
-        s.push_str(&line);
-    }
-    s.push_str("\nfen: ");
-    s.push_str(&g.fen());
-    s
+    let mut lines = vec![status];
+    lines.extend(g.describe_state());
+    lines
 }

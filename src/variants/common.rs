@@ -224,7 +224,10 @@ impl Outcomes {
         self.len = 0;
     }
     /// Adds an outcome; an id already present gets the probability added
-    /// (equal faces merge).
+    /// (equal faces merge). Ids are below the variant's
+    /// `max_chance_outcomes()`, which is at most [`MAX_OUTCOMES`] for every
+    /// variant (tests/hardening.rs checks), so the list cannot overflow; an
+    /// overflow would be a bug and panics rather than drop an outcome.
     pub fn add(&mut self, id: Action, p: f64) {
         for it in &mut self.items[..self.len] {
             if it.0 == id {
@@ -232,10 +235,12 @@ impl Outcomes {
                 return;
             }
         }
-        if self.len < MAX_OUTCOMES {
-            self.items[self.len] = (id, p);
-            self.len += 1;
-        }
+        assert!(
+            self.len < MAX_OUTCOMES,
+            "more than {MAX_OUTCOMES} distinct chance outcomes: raise MAX_OUTCOMES"
+        );
+        self.items[self.len] = (id, p);
+        self.len += 1;
     }
     pub fn as_slice(&self) -> &[(Action, f64)] {
         &self.items[..self.len]
@@ -282,6 +287,8 @@ pub struct Progress {
     pub max_plies: u32,
     /// Why the game ended and the winning player, once it has.
     pub result: Option<(Termination, Option<Player>)>,
+    /// Turns in a row that passed without a decision (see [`Progress::idle_turn`]).
+    pub idle_turns: u32,
 }
 
 impl Progress {
@@ -293,7 +300,26 @@ impl Progress {
             plies: 0,
             max_plies,
             result: None,
+            idle_turns: 0,
         }
+    }
+
+    /// Counts a player decision (move or voluntary pass).
+    #[inline(always)]
+    pub fn decided(&mut self) {
+        self.plies += 1;
+        self.idle_turns = 0;
+    }
+
+    /// Counts a turn that passed without a decision (a forced pass) and
+    /// returns whether the game must end as truncated (`max_plies`): after
+    /// `max_plies` such turns in a row, so that a game in which nobody can
+    /// ever move again (e.g. Vegas dice that no piece can use) still ends.
+    /// `max_plies` counts decisions only (RULES §0); this is the separate
+    /// bound for turns without one. Decisions reset it ([`Progress::decided`]).
+    pub fn idle_turn(&mut self) -> bool {
+        self.idle_turns = self.idle_turns.saturating_add(1);
+        self.idle_turns >= self.max_plies
     }
 
     /// Records the position reached (its repetition `key`; `irreversible`:

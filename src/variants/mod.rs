@@ -32,6 +32,7 @@ pub mod endings;
 pub mod fluky;
 pub mod gardner;
 pub mod random_move_number;
+pub mod snapshot;
 pub mod vegas;
 
 pub use common::*;

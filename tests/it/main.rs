@@ -10,6 +10,7 @@ mod cubic;
 mod cubic_checkers;
 mod fluky;
 mod gardner;
+mod hardening;
 mod luck;
 mod new_variants_fuzz;
 mod paired;

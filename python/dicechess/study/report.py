@@ -279,14 +279,16 @@ def write_report(study: Study, out: Path, force: bool = False) -> list[Path]:
         raise FileExistsError(
             f"{', '.join(str(p) for p in existing)} already exist; use --force to overwrite"
         )
+    # The numbers first: whatever fails later, they are kept.
+    (out / "results.json").write_text(json.dumps(study.results, indent=2), encoding="utf-8")
+    written = [out / "results.json"]
+    written += _write_csv(study, out)
     plots = make_plots(study, out)
     blocks = build_blocks(study, plots)
-    written = list(plots.values())
+    written += list(plots.values())
     (out / "report.md").write_text(render_markdown(blocks), encoding="utf-8")
     (out / "report.html").write_text(render_html(blocks), encoding="utf-8")
-    (out / "results.json").write_text(json.dumps(study.results, indent=2), encoding="utf-8")
-    written += [out / "report.md", out / "report.html", out / "results.json"]
-    written += _write_csv(study, out)
+    written += [out / "report.md", out / "report.html"]
     return written
 
 

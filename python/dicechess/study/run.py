@@ -113,6 +113,25 @@ class Study:
     data: dict[str, VariantData]
 
 
+def _finished(result: Any) -> None:
+    """Stops the study (KeyboardInterrupt) when a run was cut short by Ctrl-C:
+    the variants finished before it are kept, this one is dropped."""
+    if result.interrupted:
+        raise KeyboardInterrupt
+
+
+#: Modules the study needs besides numpy (``pip install 'dicechess[analysis]'``).
+STUDY_MODULES = ("scipy", "pandas", "matplotlib")
+
+
+def missing_modules(progress: bool = False) -> list[str]:
+    """The modules the study (and its report) needs that are not installed."""
+    import importlib.util
+
+    need = STUDY_MODULES + (("tqdm",) if progress else ())
+    return [m for m in need if importlib.util.find_spec(m) is None]
+
+
 def _floats(a: Any) -> Any:
     return np.asarray(a, dtype=float).tolist()
 
@@ -127,6 +146,7 @@ def _variant(
     t0 = time.perf_counter()
     tick(f"{v}: playouts")
     po = playouts(v, cfg.playout_games, seed=part_seed(cfg.seed, v, "playouts"), **run, **dist)
+    _finished(po)
     s = po.summary()
     seconds["playouts"] = time.perf_counter() - t0
     colour = colour_advantage(
@@ -140,6 +160,7 @@ def _variant(
         v, cfg.agents, cfg.games_per_pair, seed=part_seed(cfg.seed, v, "arena"), **run, **dist
     )
     seconds["arena"] = time.perf_counter() - t0
+    _finished(ar)
     wins, draws = ar.wins, ar.draws
     fit = fit_ratings(wins, draws, names=ar.agents)
     share = luck_share(wins, draws)
@@ -162,6 +183,7 @@ def _variant(
             seed=part_seed(cfg.seed, v, "luck"),
             **run,
         )
+        _finished(lk)
         luck_row = lk.summary()
         seconds["roll_luck"] = time.perf_counter() - t0
 
@@ -218,7 +240,8 @@ def run_study(
 ) -> Study:
     """Runs the study (``StudyConfig`` defaults, or ``config``, with keyword
     ``overrides``) and returns its results. ``progress``: a tqdm bar over the
-    study's steps (default: on)."""
+    study's steps (default: on). Ctrl-C stops it and returns the variants
+    finished so far, with ``results["interrupted"]`` true."""
     cfg = config or StudyConfig()
     for k, val in overrides.items():
         if not hasattr(cfg, k):
@@ -241,11 +264,14 @@ def run_study(
     t0 = time.perf_counter()
     rows: list[dict[str, Any]] = []
     data: dict[str, VariantData] = {}
+    interrupted = False
     try:
         for v in cfg.variants:
             row, d = _variant(v, cfg, tick)
             rows.append(row)
             data[v] = d
+    except KeyboardInterrupt:
+        interrupted = True
     finally:
         if bar is not None:
             bar.close()
@@ -257,6 +283,7 @@ def run_study(
         "config": asdict(cfg),
         "seconds": time.perf_counter() - t0,
         "variants": rows,
+        "interrupted": interrupted,
     }
     return Study(results, data)
 

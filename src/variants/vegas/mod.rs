@@ -230,6 +230,16 @@ impl Vegas {
         }
     }
 
+    /// A turn passes without a decision; `max_plies` such turns in a row
+    /// end the game as truncated ([`Progress::idle_turn`]).
+    fn forced_pass(&mut self) {
+        if self.progress.idle_turn() {
+            self.finish(Termination::MaxPlies, None);
+        } else {
+            self.pass_turn();
+        }
+    }
+
     /// The side to move passes (forced or voluntary): no key, no clock.
     fn pass_turn(&mut self) {
         self.pos.play_null();
@@ -277,7 +287,7 @@ impl Game for Vegas {
         }
     }
     fn play(&mut self, mv: Move) {
-        self.progress.plies += 1;
+        self.progress.decided();
         self.roll = None;
         if mv.is_null() {
             if self.progress.plies >= self.progress.max_plies {
@@ -322,12 +332,12 @@ impl Game for Vegas {
             self.phase = Phase::Rolled;
         } else if !optional && self.pos.has_legal_move() {
             // Only pieces of other types could move: a forced pass.
-            self.pass_turn();
+            self.forced_pass();
         } else if a == KING || b == KING {
             // Stalemate ruling: no legal move at all and a king rolled.
             self.finish(Termination::Stalemate, None);
         } else {
-            self.pass_turn();
+            self.forced_pass();
         }
     }
     fn outcome_name(&self, outcome: Action) -> String {
