@@ -10,7 +10,11 @@ pub mod api;
 pub mod chess;
 mod common;
 pub mod cubic;
+mod dice;
+pub mod dice_chess;
+pub mod dice_chess3;
 pub mod fluky;
+mod king_capture;
 pub mod random_move_number;
 pub mod vegas;
 
@@ -132,6 +136,8 @@ pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
 pub const VARIANTS: &[&str] = &[
     "chess",
     "cubic",
+    "dice_chess",
+    "dice_chess3",
     "fluky",
     "metamorph",
     "random_move_number",
@@ -147,6 +153,8 @@ pub enum AnyGame {
     Vegas(vegas::Vegas),
     Fluky(fluky::Fluky),
     RandomMoveNumber(random_move_number::RandomMoveNumber),
+    DiceChess(dice_chess::DiceChess),
+    DiceChess3(dice_chess3::DiceChess3),
 }
 
 /// Calls `$body` with `$g` bound to the concrete game inside an [`AnyGame`].
@@ -159,6 +167,8 @@ macro_rules! with_game {
             $crate::variants::AnyGame::Cubic($g) => $body,
             $crate::variants::AnyGame::Fluky($g) => $body,
             $crate::variants::AnyGame::RandomMoveNumber($g) => $body,
+            $crate::variants::AnyGame::DiceChess($g) => $body,
+            $crate::variants::AnyGame::DiceChess3($g) => $body,
         }
     };
 }
@@ -174,6 +184,8 @@ impl AnyGame {
             "random_move_number" => Ok(AnyGame::RandomMoveNumber(
                 random_move_number::RandomMoveNumber::new(options)?,
             )),
+            "dice_chess" => Ok(AnyGame::DiceChess(dice_chess::DiceChess::new(options)?)),
+            "dice_chess3" => Ok(AnyGame::DiceChess3(dice_chess3::DiceChess3::new(options)?)),
             _ => Err(GameError::new(format!(
                 "unknown variant {variant:?}; known variants: {}",
                 VARIANTS.join(", ")
