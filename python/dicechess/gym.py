@@ -41,6 +41,8 @@ __all__ = [
 ENV_IDS = {
     "Chess": "chess",
     "Cubic": "cubic",
+    "DiceChess": "dice_chess",
+    "DiceChess3": "dice_chess3",
     "Fluky": "fluky",
     "Metamorph": "metamorph",
     "RandomMoveNumber": "random_move_number",

@@ -335,10 +335,10 @@ impl Game for DiceChess3 {
         if self.need <= 1 {
             return; // every move uses one die and nothing more is possible
         }
-        let all = out.clone();
         let (pos, left, need) = (&self.pos, &self.left, self.need - 1);
+        let wit = turn::Witnesses::new(pos, out);
         out.retain(|m| {
-            turn::captures_king(pos, m) || turn::keeps_maximum(pos, &all, left, m, need)
+            turn::captures_king(pos, m) || turn::keeps_maximum(pos, &wit, left, m, need)
         });
     }
     fn play(&mut self, mv: Move) {
@@ -502,7 +502,8 @@ impl Game for DiceChess3 {
                 if self.need == 0 || self.need > n {
                     return Err(format!("dice to use {} of {n} left", self.need));
                 }
-                if self.need != turn::max_usable(p, &self.left) {
+                let exact = (1..=n).rev().find(|&k| turn::can_use(p, &self.left, k));
+                if self.need != exact.unwrap_or(0) {
                     return Err("cached maximum of usable dice is stale".into());
                 }
                 if n < 3 && p.ep_square().is_some() {
