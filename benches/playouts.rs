@@ -3,7 +3,8 @@
 //! steps/s with observations and masks.
 //! Run with `make bench` (or `cargo bench --bench playouts`, `--quick`).
 //! `--scaling-only [GAMES]` runs only the thread-scaling comparison;
-//! `--variants-only` only the per-variant table.
+//! `--variants-only` only the per-variant table;
+//! `--only V1,V2 [GAMES]` only the playout rows of those variants.
 //! `--vecenv-only N [--envs E] [--threads T]` runs N VecEnv steps of E
 //! (default 256) chess envs on T threads (default 1, 0 = all) and nothing
 //! else (for profilers such as callgrind).
@@ -217,11 +218,31 @@ fn main() {
     }
     let quick = args.iter().any(|a| a == "--quick");
     let games = if quick { 50 } else { 2000 };
+    // `--only a,b [GAMES]`: only the playout rows of these variants.
+    let only = args.iter().position(|a| a == "--only");
+    let only = only.map(|i| {
+        (
+            args.get(i + 1).cloned().unwrap_or_default(),
+            args.get(i + 2),
+        )
+    });
+    let games = only
+        .as_ref()
+        .and_then(|o| o.1.and_then(|g| g.parse().ok()))
+        .unwrap_or(games);
     println!("Random playouts, single thread, median of 5 runs of {games} games");
     println!("| variant              |    games/s |      plies/s | plies/game | chance/game |");
     println!("|----------------------|------------|--------------|----------|----------|");
     for v in dicechess::variants::VARIANTS {
-        bench_variant(v, games);
+        if only
+            .as_ref()
+            .is_none_or(|o| o.0.split(',').any(|x| x == *v))
+        {
+            bench_variant(v, games);
+        }
+    }
+    if only.is_some() {
+        return;
     }
     if args.iter().any(|a| a == "--variants-only") {
         return;

@@ -64,7 +64,12 @@ class State:
         """Player decisions made so far."""
     @property
     def dice(self) -> str | None:
-        """Vegas: the roll the player decides with (``"PN"``, ``"B*"``), or None."""
+        """Vegas, Dice Chess: the roll the player decides with (``"PN"``,
+        ``"B*"``, ``"PNK"``), or None."""
+    @property
+    def dice_left(self) -> str | None:
+        """Three-dice DiceChess: the dice not used yet this turn (``"NK"``),
+        or None."""
     @property
     def colors(self) -> list[str] | None:
         """Random Move Number Chess: each player's colour (None before the

@@ -2,7 +2,8 @@
 
 Only what the public API shows is drawn: the board from ``state.fen()``, and the
 status lines of ``str(state)`` (player to move, dice, stocks, pending rolls, …).
-Vegas rolls (``state.dice``) are also drawn as two dice faces.
+Rolls (``state.dice``: Vegas, Dice Chess) are also drawn as dice faces; in
+three-dice DiceChess the dice used up this turn are greyed out.
 
 >>> import dicechess as dc
 >>> s = dc.State("chess")
@@ -28,6 +29,7 @@ __all__ = [
     "board",
     "caption",
     "dice_faces",
+    "dice_used",
     "paused_squares",
     "plain_text",
     "rgb_array",
@@ -95,8 +97,9 @@ def plain_text(line: str) -> str:
 
 
 def dice_faces(state: State) -> list[str]:
-    """The dice shown to the player deciding: Vegas's roll as two faces (piece
-    letters, ``"*"`` for the wild face); empty when no roll is shown."""
+    """The dice shown to the player deciding: the roll of Vegas or Dice Chess
+    as faces (piece letters, ``"*"`` for the wild face); empty when no roll
+    is shown."""
     d = getattr(state, "dice", None)
     return list(d) if d else []
 
@@ -112,6 +115,21 @@ def paused_squares(state: State) -> list[tuple[int, int]]:
         return []
     nr = len(board(state))
     return [(nr - int(sq[1:]), ord(sq[0]) - ord("a")) for sq in field.split(",")]
+
+
+def dice_used(state: State) -> list[bool]:
+    """For each face of ``dice_faces``: whether that die is used up this turn
+    (three-dice DiceChess moves one die at a time; elsewhere none is)."""
+    faces = dice_faces(state)
+    left = list(getattr(state, "dice_left", None) or "") if faces else []
+    used = []
+    for f in faces:
+        if f in left:
+            left.remove(f)
+            used.append(False)
+        else:
+            used.append(getattr(state, "dice_left", None) is not None)
+    return used
 
 
 def ansi(state: State) -> str:
@@ -159,13 +177,15 @@ def svg(state: State, size: int = 360) -> str:
             f'stroke-dasharray="6 3" class="paused"/>'
         )
     y0 = nr * sq + 4
+    used = dice_used(state)
     for i, face in enumerate(faces):
         x = 4 + i * (sq * 0.8 + 8)
         d = sq * 0.8
         glyph = _GLYPHS.get(face.upper(), escape(face))
+        fill, cls = ("#bbbbbb", "die used") if used[i] else ("white", "die")
         out.append(
             f'<rect x="{x:.1f}" y="{y0:.1f}" width="{d:.1f}" height="{d:.1f}" rx="{d / 8:.1f}" '
-            f'fill="white" stroke="black" stroke-width="2" class="die"/>'
+            f'fill="{fill}" stroke="black" stroke-width="2" class="{cls}"/>'
         )
         out.append(
             f'<text x="{x + d / 2:.1f}" y="{y0 + d * 0.78:.1f}" font-size="{d * 0.75:.1f}" '
@@ -231,12 +251,13 @@ def rgb_array(state: State, square: int = 48) -> npt.NDArray[np.uint8]:
         x, y = f * square, r * square
         draw.rectangle([x + 1, y + 1, x + square - 2, y + square - 2], outline=(192, 0, 0), width=3)
     y0 = nr * square + 4
+    used = dice_used(state)
     for i, face in enumerate(faces):
         x = 4 + i * (square + 8)
         draw.rounded_rectangle(
             [x, y0, x + square - 1, y0 + square - 1],
             radius=square // 8,
-            fill=(255, 255, 255),
+            fill=(187, 187, 187) if used[i] else (255, 255, 255),
             outline=(0, 0, 0),
             width=2,
         )

@@ -68,6 +68,8 @@ impl Evaluate for RandomMoveNumber {
         }
     }
 }
+impl Evaluate for crate::variants::dice_chess::DiceChess {}
+impl Evaluate for crate::variants::dice_chess3::DiceChess3 {}
 impl Evaluate for Cubic {
     /// Stocked pieces can be rolled in later: counted at 80% of their value.
     fn extra(&self) -> f64 {

@@ -23,6 +23,7 @@ pub mod attacks;
 pub mod movegen;
 pub mod moves;
 pub mod position;
+pub mod pseudo;
 pub mod text;
 pub mod types;
 pub mod zobrist;

@@ -286,7 +286,7 @@ impl Position {
         sink.add_leaper(king, to, &KING_DELTAS);
     }
 
-    fn gen_castling<S: MoveSink>(&self, king: Square, sink: &mut S) {
+    pub(crate) fn gen_castling<S: MoveSink>(&self, king: Square, sink: &mut S) {
         let us = self.turn;
         let (ks, qs, rank) = match us {
             Color::White => (WHITE_KINGSIDE, WHITE_QUEENSIDE, 0),
@@ -333,7 +333,7 @@ impl Position {
 
     /// Splits pawn targets into promotions (last rank) and ordinary moves.
     #[inline(always)]
-    fn add_pawn_targets<S: MoveSink>(&self, from: Square, to: Bitboard, sink: &mut S) {
+    pub(crate) fn add_pawn_targets<S: MoveSink>(&self, from: Square, to: Bitboard, sink: &mut S) {
         let last = Bitboard::rank(self.geometry.last_rank(self.turn));
         let promo = to & last;
         if promo.any() {

@@ -269,7 +269,8 @@ pub fn validate(pos: &Position, rules: &FenRules) -> Result<(), String> {
             pos.turn().other().name()
         ));
     }
-    if pos.checkers().count() > 2 {
+    // (Variants that leave checks standing, or have no check, accept any.)
+    if !rules.allow_opponent_in_check && pos.checkers().count() > 2 {
         return Err("the side to move is in check by more than two pieces".into());
     }
     Ok(())

@@ -7,6 +7,18 @@ use crate::board::types::*;
 /// SAN of a legal move without the check suffix: `Nf3`, `exd8=Q`, `O-O`,
 /// Cubic `e2-e4` (two-step pawn moves in long form) and `h7(N)` (rotations).
 pub fn san_body(pos: &Position, mv: Move) -> String {
+    let mut others = MoveList::new();
+    if let Some(role) = pos.role_at(mv.from()) {
+        if role != Role::Pawn && mv.kind() == MoveKind::Normal {
+            pos.legal_moves_of(role.bit(), &mut others);
+        }
+    }
+    san_body_among(pos, mv, &others)
+}
+
+/// [`san_body`] disambiguated against `legal`, a variant's own legal moves
+/// (which may differ from the orthodox ones: king captures, no check).
+pub fn san_body_among(pos: &Position, mv: Move, legal: &[Move]) -> String {
     let from = mv.from();
     let to = mv.to();
     let Some(role) = pos.role_at(from) else {
@@ -46,9 +58,7 @@ pub fn san_body(pos: &Position, mv: Move) -> String {
     }
     s.push(role.char());
     // Disambiguation among other legal moves of the same role to `to`.
-    let mut others = MoveList::new();
-    pos.legal_moves_of(role.bit(), &mut others);
-    let rivals: Vec<Square> = others
+    let rivals: Vec<Square> = legal
         .iter()
         .filter(|m| m.to() == to && m.from() != from && pos.role_at(m.from()) == Some(role))
         .map(|m| m.from())
@@ -143,7 +153,7 @@ pub fn parse_move(pos: &Position, legal: &[Move], text: &str) -> Result<Move, St
     let mut matches: Vec<Move> = Vec::new();
     let mut coordinate: Vec<Move> = Vec::new();
     for &m in legal {
-        let body = san_body(pos, m);
+        let body = san_body_among(pos, m, legal);
         let exact = body == t;
         let lan = long_algebraic(pos, m);
         let role_prefix = pos.role_at(m.from()).map(|r| r.char()).unwrap_or('?');
@@ -209,7 +219,7 @@ pub fn parse_move(pos: &Position, legal: &[Move], text: &str) -> Result<Move, St
             "{text:?} is ambiguous: it matches {}",
             matches
                 .iter()
-                .map(|m| san_body(pos, *m))
+                .map(|m| san_body_among(pos, *m, legal))
                 .collect::<Vec<_>>()
                 .join(", ")
         )),

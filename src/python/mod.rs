@@ -229,12 +229,26 @@ impl PyState {
         with_game!(&self.game, g => g.fen())
     }
 
-    /// Vegas: the roll the player decides with (`"PN"`, `"B*"`), or None
+    /// Vegas, Dice Chess (two and three dice): the roll the player decides
+    /// with (`"PN"`, `"B*"`, `"PNK"`), or None
     /// (no roll shown: chance node, in check, free move; other variants).
     #[getter]
     fn dice(&self) -> Option<String> {
         match &self.game {
             AnyGame::Vegas(v) => v.dice(),
+            AnyGame::DiceChess(g) => g.dice(),
+            AnyGame::DiceChess3(g) => g.dice(),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
+
+    /// Three-dice DiceChess: the dice not used yet this turn (`"NK"`) while
+    /// the player decides, else None (also for other variants).
+    #[getter]
+    fn dice_left(&self) -> Option<String> {
+        match &self.game {
+            AnyGame::DiceChess3(g) => g.dice_left(),
             #[allow(unreachable_patterns)]
             _ => None,
         }

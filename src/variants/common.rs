@@ -273,6 +273,27 @@ pub fn outcome_name_in(names: &[&str], outcome: Action) -> String {
         .unwrap_or_else(|| outcome.to_string())
 }
 
+/// Serialised as the list of `(id, probability)` pairs (precomputed tables).
+impl Serialize for Outcomes {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.as_slice().serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Outcomes {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v: Vec<(Action, f64)> = Vec::deserialize(d)?;
+        if v.len() > MAX_OUTCOMES {
+            return Err(serde::de::Error::custom("too many chance outcomes"));
+        }
+        let mut o = Outcomes::new();
+        for (id, p) in v {
+            o.add(id, p);
+        }
+        Ok(o)
+    }
+}
+
 /// What every variant keeps the same way besides its position: decisions
 /// made, the `max_plies` option, the repetitions, and the result.
 #[derive(Clone, Debug, Serialize, Deserialize)]

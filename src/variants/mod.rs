@@ -28,9 +28,13 @@ pub mod chess;
 mod common;
 pub mod cubic;
 pub mod cubic_checkers;
+mod dice;
+pub mod dice_chess;
+pub mod dice_chess3;
 pub mod endings;
 pub mod fluky;
 pub mod gardner;
+mod king_capture;
 pub mod random_move_number;
 pub mod snapshot;
 pub mod vegas;
@@ -185,6 +189,8 @@ pub const VARIANTS: &[&str] = &[
     "chess",
     "cubic",
     "cubic_checkers",
+    "dice_chess",
+    "dice_chess3",
     "fluky",
     "gardner",
     "metamorph",
@@ -203,6 +209,8 @@ pub enum AnyGame {
     Fluky(fluky::Fluky),
     Gardner(gardner::Gardner),
     RandomMoveNumber(random_move_number::RandomMoveNumber),
+    DiceChess(dice_chess::DiceChess),
+    DiceChess3(dice_chess3::DiceChess3),
 }
 
 /// Calls `$body` with `$g` bound to the concrete game inside an [`AnyGame`].
@@ -217,6 +225,8 @@ macro_rules! with_game {
             $crate::variants::AnyGame::Fluky($g) => $body,
             $crate::variants::AnyGame::Gardner($g) => $body,
             $crate::variants::AnyGame::RandomMoveNumber($g) => $body,
+            $crate::variants::AnyGame::DiceChess($g) => $body,
+            $crate::variants::AnyGame::DiceChess3($g) => $body,
         }
     };
 }
@@ -236,6 +246,8 @@ impl AnyGame {
             "random_move_number" => Ok(AnyGame::RandomMoveNumber(
                 random_move_number::RandomMoveNumber::new(options)?,
             )),
+            "dice_chess" => Ok(AnyGame::DiceChess(dice_chess::DiceChess::new(options)?)),
+            "dice_chess3" => Ok(AnyGame::DiceChess3(dice_chess3::DiceChess3::new(options)?)),
             _ => Err(GameError::new(format!(
                 "unknown variant {variant:?}; known variants: {}",
                 VARIANTS.join(", ")

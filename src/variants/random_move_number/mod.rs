@@ -50,7 +50,7 @@ mod fen;
 mod text;
 
 use super::*;
-use crate::board::{file_of, rank_of, square_name, Geometry, MoveKind, Role};
+use crate::board::{file_of, square_name, Geometry, Role};
 use crate::notation::fen::{parse_fen, validate, write_fen, FenRules};
 use crate::notation::san;
 use serde::{Deserialize, Serialize};
@@ -287,31 +287,8 @@ impl Game for RandomMoveNumber {
             return;
         }
         self.pos.legal_moves(out);
-        let us = self.pos.turn();
-        let Some(k) = self.pos.king(us.other()) else {
-            return;
-        };
-        let attackers = self.pos.attackers_to(k, us, self.pos.occupied());
-        if attackers.is_empty() {
-            return;
-        }
         // A check left standing: every attacker may capture the king.
-        let promo = rank_of(k) == self.pos.geometry().last_rank(us);
-        for from in attackers {
-            if promo && self.pos.role_at(from) == Some(Role::Pawn) {
-                for r in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
-                    let m = Move::new(from, k, MoveKind::Promotion(r));
-                    if !out.contains(m) {
-                        out.push(m);
-                    }
-                }
-            } else {
-                let m = Move::new(from, k, MoveKind::Normal);
-                if !out.contains(m) {
-                    out.push(m);
-                }
-            }
-        }
+        super::king_capture::add_king_captures(&self.pos, crate::board::RoleSet::ALL, out);
     }
     fn play(&mut self, mv: Move) {
         let mover = self.pos.turn();

@@ -1,0 +1,451 @@
+//! Dice Chess with two dice (RULES §9, variant `dice_chess`): orthodox chess
+//! in which a roll of two piece-type dice decides which piece types may move.
+//!
+//! # Turns
+//!
+//! At the start of every turn, before any roll: a side to move with no legal
+//! move at all (whatever the dice) is checkmated if in check and stalemated
+//! otherwise. Then a **chance node**: two dice are rolled (faces `P N B R Q
+//! K`, option `die_faces`). The player must move a piece of a rolled type;
+//! doubles allow any legal move; castling is a king or a rook move, en
+//! passant a pawn move. Moves are legal in the chess sense. If the roll
+//! allows no move, in check or not, the turn passes by itself (no decision
+//! node).
+//!
+//! **King capture.** A player who passed in check leaves the check standing:
+//! the opponent may then capture the king with an attacking piece of a
+//! rolled type (any attacker on doubles), even a pinned one; this wins at
+//! once (`king_captured`). It is not compulsory.
+//!
+//! # Chance outcomes
+//!
+//! 21 unordered pairs, id = rank among the pairs in lexicographic face order
+//! ([`super::dice`]), named by their letters in face order (`PN`, `QQ`,
+//! `NK`); a pair has probability 2/36, doubles 1/36 (with custom
+//! `die_faces`, in proportion to the face counts).
+//!
+//! # Draws, plies and the bound on passes
+//!
+//! Threefold repetition (a key after every move, none after passes), the
+//! 50-move rule (passes do not count), insufficient material; `max_plies`
+//! (default 1000) counts moves. Forced passes are bounded too: the game is
+//! truncated (`max_plies`) when the forced passes reach `max_plies`, so every
+//! game ends whatever the dice (with random dice a pass run is short: doubles,
+//! probability at least 1/6, allow any legal move).
+//!
+//! # FEN extension
+//!
+//! One field after the six standard ones: the roll of the current turn
+//! (`-` at the chance node, or the outcome name such as `PN` while the
+//! player decides). Optional on input; a roll given is applied as if just
+//! rolled (so it may pass the turn). The side not to move may be in check
+//! (a check left standing).
+
+use super::dice::{self, FACE_NAMES};
+use super::king_capture::{add_king_captures, standing_check};
+use super::*;
+use crate::board::{MoveKind, Role, RoleSet};
+use crate::notation::fen::{parse_fen, write_fen};
+use crate::notation::san;
+use serde::{Deserialize, Serialize};
+
+const NAME: &str = "dice_chess";
+
+pub use dice::START_FEN;
+use dice::{FEN_RULES, LAYOUT};
+
+const EXTRA_PLANES: [&str; 6] = [
+    "roll_pawn",
+    "roll_knight",
+    "roll_bishop",
+    "roll_rook",
+    "roll_queen",
+    "roll_king",
+];
+
+/// Where the current turn stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+enum Phase {
+    /// The dice are to be rolled.
+    Chance,
+    /// The dice are rolled and the player decides.
+    Rolled,
+    /// The game is over.
+    Over,
+}
+
+/// A game of two-dice Dice Chess.
+///
+/// ```
+/// use dicechess::variants::{dice_chess::DiceChess, Game, Node, Options};
+/// let mut g = DiceChess::new(&Options::new()).unwrap();
+/// assert_eq!(g.node(), Node::Chance);
+/// let pn = (0..21).find(|&id| g.outcome_name(id) == "PN").unwrap();
+/// g.apply_outcome(pn);
+/// let mut ml = dicechess::board::MoveList::new();
+/// g.legal_moves(&mut ml);
+/// assert_eq!(ml.len(), 20); // 16 pawn moves and 4 knight moves
+/// ```
+#[derive(Clone, Serialize, Deserialize)]
+pub struct DiceChess {
+    pos: Position,
+    phase: Phase,
+    /// Face indices of the current roll, ascending.
+    roll: Option<[u8; 2]>,
+    /// Whether the side to move attacks the enemy king (set at turn start).
+    standing: bool,
+    /// Forced passes so far (bounded by `max_plies`).
+    passes: u32,
+    die_faces: String,
+    table: Outcomes,
+    start_fen: String,
+    progress: Progress,
+}
+
+impl DiceChess {
+    /// Options: `fen` (default the start position, optionally with the roll
+    /// field), `max_plies` (default 1000), `die_faces` (default `"PNBRQK"`).
+    pub fn new(options: &Options) -> Result<DiceChess, GameError> {
+        let mut r = OptionReader::new(NAME, options);
+        let fen = r.string("fen")?;
+        let max_plies = r.int("max_plies", 1000, 1, 1_000_000)? as u32;
+        let (die_faces, counts) = dice::read_die(NAME, r.string("die_faces")?)?;
+        r.finish()?;
+        let fen = fen.unwrap_or_else(|| START_FEN.to_string());
+        let (pos, rest) = parse_fen(&fen, &FEN_RULES).map_err(GameError::new)?;
+        if pos.king_attacked(Color::White) && pos.king_attacked(Color::Black) {
+            return Err(GameError::new(format!(
+                "{NAME} FEN: both kings are in check, which cannot happen in a game"
+            )));
+        }
+        let table = dice::outcome_table(2, &counts);
+        let roll = match rest.as_slice() {
+            [] | ["-"] => None,
+            [t] => match dice::parse_roll(t, 2).map(|r| dice::roll_id(&r)) {
+                Some(id) if table.as_slice().iter().any(|x| x.0 == id) => Some(id),
+                _ => {
+                    return Err(GameError::new(format!(
+                        "{NAME} FEN roll field must be '-' or two faces of the dice \
+                         {die_faces:?} (e.g. 'PN', 'QQ'), got {t:?}"
+                    )))
+                }
+            },
+            _ => {
+                return Err(GameError::new(format!(
+                    "{NAME} FEN has at most one field after the standard six (the roll, e.g. \
+                     'PN' or '-'), got {rest:?}"
+                )))
+            }
+        };
+        let mut g = DiceChess {
+            pos,
+            phase: Phase::Chance,
+            roll: None,
+            standing: false,
+            passes: 0,
+            die_faces,
+            table,
+            start_fen: fen,
+            progress: Progress::new(max_plies),
+        };
+        g.progress.record(g.pos.repetition_key(), true);
+        if g.pos.fifty_moves() {
+            g.finish(Termination::FiftyMoves, None);
+        } else if g.pos.insufficient_material() {
+            g.finish(Termination::InsufficientMaterial, None);
+        } else {
+            g.start_turn();
+            if let (Some(id), Phase::Chance) = (roll, g.phase) {
+                g.apply_outcome(id);
+            }
+        }
+        Ok(g)
+    }
+
+    /// The current roll's name (`"PN"`, `"QQ"`) while the player decides,
+    /// else `None`.
+    pub fn dice(&self) -> Option<String> {
+        self.roll.map(|r| dice::roll_name(&r))
+    }
+
+    /// The `die_faces` option.
+    pub fn die_faces(&self) -> &str {
+        &self.die_faces
+    }
+
+    fn finish(&mut self, t: Termination, winner: Option<Color>) {
+        self.progress.result = Some((t, winner.map(|c| c as Player)));
+        self.phase = Phase::Over;
+        self.roll = None;
+    }
+
+    /// The roles a roll allows (doubles: every role).
+    #[inline(always)]
+    fn roll_roles(r: [u8; 2]) -> RoleSet {
+        if r[0] == r[1] {
+            RoleSet::ALL
+        } else {
+            dice::roles_of(&r)
+        }
+    }
+
+    /// Start of a turn, before the roll: chess checkmate or stalemate
+    /// (whatever the dice), else the chance node.
+    fn start_turn(&mut self) {
+        self.roll = None;
+        self.standing = standing_check(&self.pos);
+        if !self.standing && !self.pos.has_legal_move() {
+            if self.pos.is_check() {
+                self.finish(Termination::Checkmate, Some(self.pos.turn().other()));
+            } else {
+                self.finish(Termination::Stalemate, None);
+            }
+        } else {
+            self.phase = Phase::Chance;
+        }
+    }
+
+    /// Whether a roll allowing `roles` gives the side to move a move.
+    fn can_move(&self, roles: RoleSet) -> bool {
+        if self.pos.has_legal_move_of(roles) {
+            return true;
+        }
+        let mut ml = MoveList::new();
+        self.extra_moves(roles, &mut ml);
+        !ml.is_empty()
+    }
+
+    /// Moves a roll allows beyond the role-filtered legal moves: castling
+    /// as a rook move, and king captures of a check left standing.
+    fn extra_moves(&self, roles: RoleSet, out: &mut MoveList) {
+        let pos = &self.pos;
+        if roles.contains(Role::Rook)
+            && !roles.contains(Role::King)
+            && pos.castling_rights() != 0
+            && !pos.is_check()
+        {
+            if let Some(k) = pos.king(pos.turn()) {
+                pos.gen_castling(k, out);
+            }
+        }
+        if self.standing {
+            add_king_captures(pos, roles, out);
+        }
+    }
+
+    /// A forced pass: the turn goes to the opponent (no key, no clock).
+    fn pass_turn(&mut self) {
+        self.passes += 1;
+        if self.passes >= self.progress.max_plies {
+            self.finish(Termination::MaxPlies, None);
+            return;
+        }
+        self.pos.play_null();
+        self.start_turn();
+    }
+
+    fn describe_roll(r: [u8; 2]) -> String {
+        let name = dice::roll_name(&r);
+        if r[0] == r[1] {
+            format!("the dice show {name} (doubles: any legal move)")
+        } else {
+            format!(
+                "the dice show {name} (only {} and {} moves are allowed)",
+                FACE_NAMES[r[0] as usize], FACE_NAMES[r[1] as usize]
+            )
+        }
+    }
+}
+
+impl Game for DiceChess {
+    fn variant(&self) -> &'static str {
+        NAME
+    }
+    fn progress(&self) -> &Progress {
+        &self.progress
+    }
+    fn node(&self) -> Node {
+        match self.phase {
+            Phase::Chance => Node::Chance,
+            Phase::Rolled => Node::Decision(self.pos.turn() as Player),
+            Phase::Over => Node::Terminal,
+        }
+    }
+    fn position(&self) -> &Position {
+        &self.pos
+    }
+    fn layout(&self) -> ActionLayout {
+        LAYOUT
+    }
+    fn legal_moves(&self, out: &mut MoveList) {
+        out.clear();
+        if let (Phase::Rolled, Some(r)) = (self.phase, self.roll) {
+            let roles = Self::roll_roles(r);
+            self.pos.legal_moves_of(roles, out);
+            self.extra_moves(roles, out);
+        }
+    }
+    fn play(&mut self, mv: Move) {
+        self.progress.plies += 1;
+        self.roll = None;
+        let mover = self.pos.turn();
+        if self.pos.king(mover.other()) == Some(mv.to()) {
+            self.pos.play(mv);
+            self.finish(Termination::KingCaptured, Some(mover));
+            return;
+        }
+        self.pos.play(mv);
+        let irreversible = self.pos.halfmove_clock() == 0;
+        self.progress
+            .record(self.pos.repetition_key(), irreversible);
+        // The mover's king is safe after a legal move: no check stands.
+        let pos = &self.pos;
+        if !pos.has_legal_move() {
+            if pos.is_check() {
+                self.finish(Termination::Checkmate, Some(mover));
+            } else {
+                self.finish(Termination::Stalemate, None);
+            }
+        } else if self.progress.rep_count >= 3 {
+            self.finish(Termination::ThreefoldRepetition, None);
+        } else if pos.fifty_moves() {
+            self.finish(Termination::FiftyMoves, None);
+        } else if pos.insufficient_material() {
+            self.finish(Termination::InsufficientMaterial, None);
+        } else if self.progress.plies >= self.progress.max_plies {
+            self.finish(Termination::MaxPlies, None);
+        } else {
+            self.standing = false;
+            self.phase = Phase::Chance;
+        }
+    }
+    fn chance_outcomes(&self, out: &mut Outcomes) {
+        if self.phase == Phase::Chance {
+            *out = self.table;
+        } else {
+            out.clear();
+        }
+    }
+    fn apply_outcome(&mut self, outcome: Action) {
+        let f = dice::roll_faces(2, outcome);
+        let r = [f[0], f[1]];
+        if self.can_move(Self::roll_roles(r)) {
+            self.roll = Some(r);
+            self.phase = Phase::Rolled;
+        } else {
+            self.pass_turn();
+        }
+    }
+    fn outcome_name(&self, outcome: Action) -> String {
+        if (outcome as usize) < dice::num_rolls(2) {
+            dice::roll_name(&dice::roll_faces(2, outcome)[..2])
+        } else {
+            outcome.to_string()
+        }
+    }
+    fn max_chance_outcomes(&self) -> usize {
+        dice::num_rolls(2)
+    }
+    fn san(&self, mv: Move) -> String {
+        let mut legal = MoveList::new();
+        self.legal_moves(&mut legal);
+        let mut s = san::san_body_among(&self.pos, mv, &legal);
+        s.push_str(san::orthodox_suffix(&self.pos, mv));
+        s
+    }
+    fn fen(&self) -> String {
+        let mut s = write_fen(&self.pos);
+        s.push(' ');
+        match self.roll {
+            Some(r) => s.push_str(&dice::roll_name(&r)),
+            None => s.push('-'),
+        }
+        s
+    }
+    fn extra_planes(&self) -> &'static [&'static str] {
+        &EXTRA_PLANES
+    }
+    fn write_extra_planes(&self, _view: Color, out: &mut [f32]) {
+        let n = self.pos.geometry().num_squares();
+        out[..EXTRA_PLANES.len() * n].fill(0.0);
+        if let Some(r) = self.roll {
+            let mut counts = [0u8; 6];
+            for f in r {
+                counts[f as usize] += 1;
+            }
+            dice::write_count_planes(&self.pos, out, 0, &counts, 2.0);
+        }
+    }
+    fn describe_state(&self) -> Vec<String> {
+        let side = self.pos.turn().name();
+        let mut v = vec![match (self.phase, self.roll) {
+            (Phase::Chance, _) => format!("dice: {side} to roll"),
+            (Phase::Rolled, Some(r)) => {
+                format!("dice: {} — {}", dice::roll_name(&r), Self::describe_roll(r))
+            }
+            _ => "dice: none".into(),
+        }];
+        if self.phase == Phase::Rolled && self.standing {
+            v.push("the enemy king was left in check: it may be captured".into());
+        }
+        v.push(format!("die faces: {}", self.die_faces));
+        v
+    }
+    fn explain_disallowed(&self, mv: Move) -> Option<String> {
+        let r = self.roll?;
+        if mv.is_null() {
+            return Some(format!(
+                "passing is not allowed: a turn passes by itself only when the roll allows \
+                 no move; {}",
+                Self::describe_roll(r)
+            ));
+        }
+        let role = self.pos.role_at(mv.from())?;
+        let what = match mv.kind() {
+            MoveKind::Castle => "castling is a king or rook move".to_string(),
+            _ => format!(
+                "{} is a {} move",
+                san::san(&self.pos, mv),
+                FACE_NAMES[role.index()]
+            ),
+        };
+        Some(format!("{what}, but {}", Self::describe_roll(r)))
+    }
+    fn check_invariants(&self) -> Result<(), String> {
+        let p = &self.pos;
+        if p.hash() != p.compute_hash() {
+            return Err("incremental hash differs from recomputed hash".into());
+        }
+        if self.phase == Phase::Over {
+            return match self.progress.result {
+                Some(_) => Ok(()),
+                None => Err("over without a result".into()),
+            };
+        }
+        if p.king_attacked(Color::White) && p.king_attacked(Color::Black) {
+            return Err("both kings attacked".into());
+        }
+        if self.standing != standing_check(p) {
+            return Err("cached standing check is stale".into());
+        }
+        match (self.phase, self.roll) {
+            (Phase::Chance, None) => {}
+            (Phase::Rolled, Some(_)) => {
+                let mut ml = MoveList::new();
+                self.legal_moves(&mut ml);
+                if ml.is_empty() {
+                    return Err("decision node without legal moves".into());
+                }
+            }
+            _ => return Err("roll shown at a chance node or missing at a decision".into()),
+        }
+        Ok(())
+    }
+    fn options(&self) -> Options {
+        let mut o = Options::new();
+        o.insert("fen".into(), self.start_fen.clone().into());
+        o.insert("max_plies".into(), self.progress.max_plies.into());
+        o.insert("die_faces".into(), self.die_faces.clone().into());
+        o
+    }
+}

@@ -1,0 +1,264 @@
+//! The maximum-dice rule of three-dice DiceChess: a player must use as many
+//! dice as possible over the turn, so a move is legal only if the rest of
+//! the turn can still use the maximum (king captures excepted: they end the
+//! game). A king capture ends a turn, so a sequence through one counts the
+//! dice used up to it.
+//!
+//! [`max_usable`] computes the maximum once per turn; [`keeps_maximum`]
+//! tests one move. Most cases are settled by a cheap witness: moves of the
+//! remaining dice, taken from the current move list, that the moves before
+//! them cannot disturb (they touch none of the squares those change or
+//! cross); only the rest go through the exact search ([`can_use`]).
+
+use crate::board::attacks::between;
+use crate::board::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role, RoleSet};
+
+/// Dice left by face (face index = role index).
+pub type DiceLeft = [u8; 6];
+
+/// The roles of the dice left.
+#[inline(always)]
+pub fn roles_left(left: &DiceLeft) -> RoleSet {
+    let mut r = RoleSet::EMPTY;
+    for (f, &n) in left.iter().enumerate() {
+        if n > 0 {
+            r = r.with(Role::from_index(f));
+        }
+    }
+    r
+}
+
+/// Whether `mv` captures the enemy king.
+#[inline(always)]
+pub fn captures_king(pos: &Position, mv: Move) -> bool {
+    pos.king(pos.turn().other()) == Some(mv.to())
+}
+
+/// The face (role) a move uses: the moving piece's role (castling: king).
+#[inline(always)]
+pub fn face_of(pos: &Position, mv: Move) -> usize {
+    pos.role_at(mv.from()).map_or(0, |r| r.index())
+}
+
+/// Plays `mv` inside a turn: the same side moves again, en passant lapses.
+#[inline(always)]
+pub fn play_within_turn(pos: &mut Position, mv: Move) {
+    let us = pos.turn();
+    pos.play(mv);
+    pos.set_turn(us);
+    pos.clear_ep();
+}
+
+/// Whether the dice `left` can be used `need` times in a row from `pos`
+/// (exact search).
+pub fn can_use(pos: &Position, left: &DiceLeft, need: u8) -> bool {
+    if need == 0 {
+        return true;
+    }
+    for f in 0..6 {
+        if left[f] == 0 {
+            continue;
+        }
+        let role = Role::from_index(f).bit();
+        if need == 1 {
+            if pos.has_pseudo_move_of(role) {
+                return true;
+            }
+            continue;
+        }
+        let mut ml = MoveList::new();
+        pos.pseudo_moves_of(role, &mut ml);
+        let mut rest = *left;
+        rest[f] -= 1;
+        for &m in ml.iter() {
+            if captures_king(pos, m) {
+                continue; // ends the turn after one die
+            }
+            let mut p = pos.clone();
+            play_within_turn(&mut p, m);
+            if can_use(&p, &rest, need - 1) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The most dice the turn can use from here.
+pub fn max_usable(pos: &Position, left: &DiceLeft) -> u8 {
+    let mut list = MoveList::new();
+    pos.pseudo_moves_of(roles_left(left), &mut list);
+    let wit = Witnesses::new(pos, &list);
+    let bound = usable_bound(pos, left, &list);
+    (1..=bound)
+        .rev()
+        .find(|&k| wit.chain(pos, Bitboard::EMPTY, left, k) || can_use(pos, left, k))
+        .unwrap_or(0)
+}
+
+/// An upper bound on the dice usable this turn: dice of faces that can move
+/// now, or that a move of another live face could free (it leaves a square
+/// that shuts them in), or that a promotion could create; a king die
+/// whenever castling rights remain (a block of an attack line can allow it).
+fn usable_bound(pos: &Position, left: &DiceLeft, list: &[Move]) -> u8 {
+    let us = pos.turn();
+    let ours = pos.by_color(us);
+    let occ = pos.occupied();
+    let mut live = [false; 6];
+    for &m in list {
+        live[face_of(pos, m)] = true;
+    }
+    live[5] |= left[5] > 0 && pos.castling_rights() != 0;
+    // The own pieces whose leaving could free a shut-in face.
+    let frees = |f: usize| -> Bitboard {
+        let role = Role::from_index(f);
+        let mut b = Bitboard::EMPTY;
+        for sq in pos.pieces(us, role) {
+            b |= match role {
+                Role::Pawn => {
+                    let push = match us {
+                        Color::White => Bitboard::from_square(sq).up(),
+                        Color::Black => Bitboard::from_square(sq).down(),
+                    };
+                    // A push square held by an enemy piece is freed by
+                    // capturing it and moving the capturer on: any mover.
+                    if (push & pos.by_color(us.other())).any() {
+                        Bitboard::FULL
+                    } else {
+                        push & ours
+                    }
+                }
+                _ => pos.role_attacks(us, role, sq, occ) & ours,
+            };
+        }
+        b
+    };
+    // A pawn one or two steps from promoting (pushed twice at most here).
+    let near_last = match us {
+        Color::White => Bitboard::rank(6) | Bitboard::rank(5),
+        Color::Black => Bitboard::rank(1) | Bitboard::rank(2),
+    };
+    for _ in 0..2 {
+        let mut movers = Bitboard::EMPTY;
+        for f in 0..6 {
+            if live[f] && left[f] > 0 {
+                movers |= pos.pieces(us, Role::from_index(f));
+            }
+        }
+        let promo = live[0] && left[0] > 0 && (pos.pieces(us, Role::Pawn) & near_last).any();
+        for f in 0..6 {
+            if !live[f] && left[f] > 0 {
+                live[f] = (frees(f) & movers).any() || (promo && (1..5).contains(&f));
+            }
+        }
+    }
+    (0..6).filter(|&f| live[f]).map(|f| left[f]).sum()
+}
+
+/// The squares a move changes: from, to, the castling rook's squares, the
+/// pawn taken en passant.
+#[inline(always)]
+fn changed_squares(mv: Move, turn: Color) -> Bitboard {
+    let (from, to) = (mv.from(), mv.to());
+    let b = Bitboard::from_square(from).with(to);
+    match mv.kind() {
+        MoveKind::Castle => {
+            let rank = from & !7;
+            if to > from {
+                b.with(rank + 7).with(rank + 5)
+            } else {
+                b.with(rank).with(rank + 3)
+            }
+        }
+        MoveKind::EnPassant => b.with(match turn {
+            Color::White => to - 8,
+            Color::Black => to + 8,
+        }),
+        _ => b,
+    }
+}
+
+/// The squares a move needs as they are: from, to and the squares crossed.
+#[inline(always)]
+fn footprint(mv: Move) -> Bitboard {
+    between(mv.from(), mv.to()).with(mv.from()).with(mv.to())
+}
+
+/// Witness candidates: up to eight moves per face from a move list, at
+/// most two per piece, no castling or en passant (their conditions reach
+/// beyond the squares they touch).
+pub struct Witnesses {
+    moves: [[Move; 8]; 6],
+    len: [u8; 6],
+}
+
+impl Witnesses {
+    /// The witnesses among `list` (moves in `pos`).
+    pub fn new(pos: &Position, list: &[Move]) -> Witnesses {
+        let mut w = Witnesses {
+            moves: [[Move::NULL; 8]; 6],
+            len: [0; 6],
+        };
+        let mut per_piece = [0u8; 64];
+        for &m in list {
+            if matches!(m.kind(), MoveKind::Castle | MoveKind::EnPassant) {
+                continue;
+            }
+            let f = face_of(pos, m);
+            let from = m.from() as usize;
+            if w.len[f] < 8 && per_piece[from] < 2 {
+                w.moves[f][w.len[f] as usize] = m;
+                w.len[f] += 1;
+                per_piece[from] += 1;
+            }
+        }
+        w
+    }
+
+    /// Whether `need` dice of `rest` can be used by witnesses one after the
+    /// other, none touching a square changed before (`touched`) or used by
+    /// another, none but the last taking the king. Sufficient, not
+    /// necessary: a `false` is settled by the exact search.
+    pub fn chain(&self, pos: &Position, touched: Bitboard, rest: &DiceLeft, need: u8) -> bool {
+        if need == 0 {
+            return true;
+        }
+        for f in 0..6 {
+            if rest[f] == 0 {
+                continue;
+            }
+            for &w in &self.moves[f][..self.len[f] as usize] {
+                let fp = footprint(w);
+                if (fp & touched).any() {
+                    continue;
+                }
+                if need == 1 {
+                    return true;
+                }
+                if captures_king(pos, w) {
+                    continue;
+                }
+                let mut rest2 = *rest;
+                rest2[f] -= 1;
+                if self.chain(pos, touched | fp, &rest2, need - 1) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+/// Whether, after `mv` (a move of the dice `left`), the rest of the dice can
+/// still be used `need` more times. `wit` holds the witnesses of the current
+/// move list.
+pub fn keeps_maximum(pos: &Position, wit: &Witnesses, left: &DiceLeft, mv: Move, need: u8) -> bool {
+    let mut rest = *left;
+    rest[face_of(pos, mv)] -= 1;
+    if wit.chain(pos, changed_squares(mv, pos.turn()), &rest, need) {
+        return true;
+    }
+    let mut p = pos.clone();
+    play_within_turn(&mut p, mv);
+    can_use(&p, &rest, need)
+}
