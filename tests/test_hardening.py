@@ -429,3 +429,20 @@ def test_cli_argument_errors_are_one_line(argv: list[str]) -> None:
     )
     assert r.returncode == 2, (r.stdout, r.stderr)
     assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr, r.stderr
+
+
+# ---------------------------------------------------------------- 13. rendering
+
+
+def test_the_gym_extra_installs_what_rgb_rendering_needs() -> None:
+    tomllib = pytest.importorskip("tomllib")
+    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    extras = tomllib.loads(pyproject.read_text())["project"]["optional-dependencies"]
+    assert any(dep.lower().startswith("pillow") for dep in extras["gym"])
+    from dicechess import render
+
+    s = dc.State("vegas")
+    s.apply_action(s.chance_outcomes()[1][0])
+    assert "\u2014" in "".join(s.status_lines())  # the em dash the font lacks
+    img = render.rgb_array(s)
+    assert img.ndim == 3 and img.shape[2] == 3

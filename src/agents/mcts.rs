@@ -43,7 +43,14 @@ pub struct Tree {
     greedy: Search,
     /// Simulations run since creation.
     pub simulations: u64,
+    /// Most tree nodes (0: [`MAX_TREE_NODES`]).
+    max_nodes: usize,
 }
+
+/// Most nodes one search tree grows to (about 56 bytes each with its edge):
+/// once full, a simulation that reaches an unexpanded node rolls out from
+/// it instead of expanding it, so `sims=10000000` cannot exhaust memory.
+pub const MAX_TREE_NODES: usize = 1 << 22;
 
 /// MCTS parameters.
 #[derive(Clone, Copy, Debug)]
@@ -67,6 +74,33 @@ fn new_node() -> TNode {
 impl Tree {
     pub fn new() -> Tree {
         Tree::default()
+    }
+
+    /// A tree that grows to at most `max_nodes` nodes (plus one expansion).
+    pub fn with_max_nodes(max_nodes: usize) -> Tree {
+        Tree {
+            max_nodes: max_nodes.max(1),
+            ..Tree::default()
+        }
+    }
+
+    /// Nodes in the tree of the last search.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the tree has no node (no search yet).
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    fn full(&self) -> bool {
+        let cap = if self.max_nodes == 0 {
+            MAX_TREE_NODES
+        } else {
+            self.max_nodes
+        };
+        self.nodes.len() >= cap
     }
 
     /// Runs `params.sims` simulations from the decision node `root` and
@@ -150,6 +184,9 @@ impl Tree {
                 break self.rollout(&mut g, params, rng);
             }
             if !self.nodes[n].expanded {
+                if n != 0 && self.full() {
+                    break self.rollout(&mut g, params, rng);
+                }
                 self.expand(n, &g, rng);
             }
             let t = self.nodes[n];

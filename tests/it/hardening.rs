@@ -107,3 +107,30 @@ fn coordinates_win_and_lower_case_letters_are_files() {
     assert_eq!(parse(fen, "Bxc3").as_deref(), Ok("Bxc3"));
     assert_eq!(parse(fen, "b2c3").as_deref(), Ok("bxc3"));
 }
+
+/// An MCTS tree stops growing at its node budget (memory stays bounded
+/// whatever `sims`); the search still returns visit counts for every move.
+#[test]
+fn mcts_trees_stop_growing_at_their_budget() {
+    use dicechess::agents::mcts::{Params, Tree};
+    use dicechess::agents::Rollout;
+    let g = AnyGame::new("chess", &Options::new()).unwrap();
+    let params = Params {
+        sims: 3000,
+        c: 1.4,
+        rollout: Rollout::Random,
+        rollout_plies: 4,
+    };
+    let mut tree = Tree::with_max_nodes(300);
+    let visits = with_game!(&g, x => tree.search(x, &params, &mut game_rng(0, 0)));
+    assert_eq!(visits.len(), 20);
+    assert_eq!(visits.iter().map(|v| v.1).sum::<u32>(), 3000);
+    assert!(tree.len() <= 300 + 218, "{} nodes", tree.len());
+    let mut free = Tree::new();
+    with_game!(&g, x => free.search(x, &params, &mut game_rng(0, 0)));
+    assert!(
+        free.len() > 2 * (300 + 218),
+        "{} nodes without a budget",
+        free.len()
+    );
+}
