@@ -351,7 +351,10 @@ impl Engine {
         match g.node() {
             Node::Terminal => terminal_value(g, pov, ply),
             Node::Chance => {
-                let expand = depth > 0 || (depth == 0 && self.params.qchance == QChance::Expect);
+                let expand = depth > 0
+                    || (depth == 0
+                        && self.params.qsearch
+                        && self.params.qchance == QChance::Expect);
                 if !expand || chain >= MAX_CHANCE_CHAIN || ply >= MAX_PLY - 2 {
                     return self
                         .eval
