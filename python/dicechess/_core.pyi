@@ -235,7 +235,7 @@ class Agent:
     Star1/Star2 at chance nodes; no budget means ``nodes=20000``; options
     ``tt_mb``, ``tt``, ``pvs``, ``aspiration``, ``lmr``, ``nmp``, ``star2``,
     ``check_ext``, ``killers``, ``history``, ``qsearch`` (0/1),
-    ``qchance=stop|expect``, ``sample=K``). Bad specs raise ValueError listing
+    ``qchance=expect|stop``, ``sample=K``). Bad specs raise ValueError listing
     the valid ones. Decisions are reproducible: the agent's generator is
     seeded with ``seed`` (a node budget is exact, so the same seed and budget
     give the same move on any machine; ``ms`` budgets are for play).

@@ -36,7 +36,7 @@ use std::fmt;
 /// Every valid spec form, for error messages.
 pub const VALID_SPECS: &str = "\"random\", \"greedy\", \"expectimax:depth=N\" (N 1..=8), \
 \"mcts:sims=N[,c=X][,rollout=random|greedy][,rollout_plies=M]\" (N 1..=10000000, X > 0, M 0..=10000), \
-\"search[:nodes=N][,ms=T][,depth=D][,tt_mb=M][,tt|pvs|aspiration|lmr|nmp|star2|check_ext|killers|history|qsearch=0|1][,qchance=stop|expect][,sample=K]\"";
+\"search[:nodes=N][,ms=T][,depth=D][,tt_mb=M][,tt|pvs|aspiration|lmr|nmp|star2|check_ext|killers|history|qsearch=0|1][,qchance=expect|stop][,sample=K]\"";
 
 /// How MCTS values a new leaf.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

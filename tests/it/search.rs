@@ -294,7 +294,7 @@ fn search_specs_parse_print_and_reject() {
         "search:ms=50",
         "search:depth=4",
         "search:nodes=1000,ms=20,depth=3",
-        "search:nodes=64,tt_mb=2,lmr=0,nmp=0,star2=0,qchance=expect,sample=8",
+        "search:nodes=64,tt_mb=2,lmr=0,nmp=0,star2=0,qchance=stop,sample=8",
     ] {
         let spec = AgentSpec::parse(s).unwrap();
         assert_eq!(spec.to_string(), s);

@@ -150,7 +150,7 @@ impl Engine {
             self.moves[ply] = buf;
             return (LO, HI);
         }
-        let m = super::pick(&mut buf, 0);
+        let m = super::qsearch::pick(&mut buf, 0);
         self.moves[ply] = buf;
         let mut grand = child.clone();
         grand.play(m);

@@ -33,7 +33,8 @@ pub enum QChance {
     /// Value it by the static evaluation (an expectation over its outcomes).
     Stop,
     /// Take the expectation of quiescence searches of its outcomes (one
-    /// chance level deep, then `Stop`).
+    /// chance level deep, then `Stop`): the default, so that the player who
+    /// moves after the roll can still answer a hanging piece.
     Expect,
 }
 
@@ -83,7 +84,7 @@ impl Default for Params {
             killers: true,
             history: true,
             qsearch: true,
-            qchance: QChance::Stop,
+            qchance: QChance::Expect,
             sample: 0,
         }
     }
@@ -201,7 +202,7 @@ impl fmt::Display for Params {
             }
         }
         if self.qchance != d.qchance {
-            parts.push("qchance=expect".into());
+            parts.push("qchance=stop".into());
         }
         if self.sample != d.sample {
             parts.push(format!("sample={}", self.sample));

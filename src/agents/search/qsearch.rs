@@ -1,0 +1,125 @@
+//! Quiescence search, move lists and the principal variation.
+
+use super::ordering::is_tactical;
+use super::{Engine, INF, QS_EVASIONS, QS_MAX};
+use crate::agents::eval::Evaluate;
+use crate::board::{Move, MoveList};
+use crate::variants::{Node, Player};
+
+impl Engine {
+    /// Quiescence at a decision node of `me`: stand pat, then tactical
+    /// moves (every move when in check, near the horizon).
+    pub(super) fn quiescence<G: Evaluate>(
+        &mut self,
+        g: &G,
+        depth: i32,
+        mut alpha: f64,
+        beta: f64,
+        me: Player,
+        ply: usize,
+    ) -> f64 {
+        let evasions = depth > -QS_EVASIONS && g.position().is_check();
+        let mut best = -INF;
+        if !evasions {
+            best = self.eval.static_value(g, me);
+            if best >= beta || depth <= -QS_MAX {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+        let mut buf = std::mem::take(&mut self.moves[ply]);
+        self.fill_moves(g, Move::NULL, ply, !evasions, &mut buf);
+        if buf.is_empty() && evasions {
+            best = self.eval.static_value(g, me);
+        }
+        for i in 0..buf.len() {
+            let m = pick(&mut buf, i);
+            let mut child = g.clone();
+            child.play(m);
+            let v = self.node(&child, depth - 1, alpha, beta, me, ply + 1, 0);
+            if self.stopped {
+                self.moves[ply] = buf;
+                return 0.0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.moves[ply] = buf;
+        best
+    }
+
+    /// The legal decisions of `g` with ordering scores (only tactical ones
+    /// when `tactical_only`).
+    pub(super) fn fill_moves<G: Evaluate>(
+        &self,
+        g: &G,
+        tt_move: Move,
+        ply: usize,
+        tactical_only: bool,
+        buf: &mut Vec<(i32, Move)>,
+    ) {
+        let mut ml = MoveList::new();
+        g.legal_moves(&mut ml);
+        let pos = g.position();
+        buf.clear();
+        for &m in ml.iter() {
+            if tactical_only && !is_tactical(pos, m) {
+                continue;
+            }
+            buf.push((self.heur.score(pos, m, tt_move, ply), m));
+        }
+    }
+
+    /// The principal variation from the table: `first`, then table moves
+    /// while they are legal decisions and no chance node intervenes.
+    pub(super) fn principal_variation<G: Evaluate>(
+        &self,
+        g: &G,
+        first: Move,
+        max: usize,
+    ) -> Vec<Move> {
+        let mut pv = Vec::new();
+        if first.is_null() && !matches!(g.node(), Node::Decision(_)) {
+            return pv;
+        }
+        let mut s = g.clone();
+        let mut ml = MoveList::new();
+        let mut m = first;
+        while pv.len() < max {
+            s.legal_moves(&mut ml);
+            if !ml.contains(m) {
+                break;
+            }
+            pv.push(m);
+            s.play(m);
+            if !matches!(s.node(), Node::Decision(_)) {
+                break;
+            }
+            match self.tt.as_ref().and_then(|t| t.probe(s.search_key())) {
+                Some(h) if !h.mv.is_null() => m = h.mv,
+                _ => break,
+            }
+        }
+        pv
+    }
+}
+
+/// Moves the best-scored remaining entry to `i` and returns its move.
+#[inline]
+pub(super) fn pick(buf: &mut [(i32, Move)], i: usize) -> Move {
+    let mut k = i;
+    for j in i + 1..buf.len() {
+        if buf[j].0 > buf[k].0 {
+            k = j;
+        }
+    }
+    buf.swap(i, k);
+    buf[i].1
+}
