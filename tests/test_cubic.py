@@ -1,4 +1,4 @@
-"""Cubic Chess (RULES §6) through the Python State API: contract, bad input,
+"""Cubic Chess (docs/rules.md §6) through the Python State API: contract, bad input,
 pickling, options."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Two- and three-dice Dice Chess (RULES.md sections 9 and 10) through the
+"""Two- and three-dice Dice Chess (docs/rules.md sections 9 and 10) through the
 Python API: State, rendering, Gymnasium and PettingZoo specifics."""
 
 import pickle

@@ -39,9 +39,39 @@ def test_readme_example_runs(index: int) -> None:
         dicechess.luck,
         sys.modules["dicechess.arena"],  # the module, not dc.arena the function
         dicechess.study,
+        sys.modules["dicechess.paired"],
     ],
 )
 def test_doctests(module: object) -> None:
     failures, tried = doctest.testmod(module, verbose=False)  # type: ignore[arg-type]
     assert tried > 0
     assert failures == 0
+
+
+def _rule_sections() -> set[str]:
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    return set(re.findall(r"^## (\d+)\.", text, flags=re.M))
+
+
+def test_every_rule_book_citation_resolves() -> None:
+    # The code cites the rule book as "docs/rules.md §N" (or "§N-M", "§N, M"); every
+    # section it names must exist in the copy kept in the repository.
+    sections = _rule_sections()
+    assert {"0", "1", "9", "10"} <= sections
+    cited: dict[str, set[str]] = {}
+    for path in [
+        *ROOT.glob("src/**/*.rs"),
+        *ROOT.glob("python/**/*.py"),
+        *ROOT.glob("tests/**/*.*"),
+    ]:
+        if path.suffix not in (".rs", ".py"):
+            continue
+        text = path.read_text(encoding="utf-8")
+        # An old citation of the rule book outside the repository.
+        assert "RULES" + ".md" not in text, path
+        for m in re.finditer(r"docs/rules\.md (?:§|sections? )([\d§,\-– ]+)", text):
+            for n in re.findall(r"\d+", m.group(1)):
+                cited.setdefault(n, set()).add(path.name)
+    assert cited, "no citations found"
+    missing = {n: sorted(f) for n, f in cited.items() if n not in sections}
+    assert not missing, f"cited sections missing from docs/rules.md: {missing}"

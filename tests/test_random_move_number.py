@@ -1,4 +1,4 @@
-"""Random Move Number Chess (RULES §5) through the Python State API."""
+"""Random Move Number Chess (docs/rules.md §5) through the Python State API."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Vegas Fun Chess through the Python State API (RULES.md section 4)."""
+"""Vegas Fun Chess through the Python State API (docs/rules.md section 4)."""
 
 import pickle
 

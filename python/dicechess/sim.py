@@ -282,7 +282,7 @@ class PlayoutResult:
         if n == 0:
             return {"games": 0}
         w = self.winner
-        # The colour of the winner at the end (per-player results, RULES §5).
+        # The colour of the winner at the end (per-player results, docs/rules.md §5).
         winner_color = np.where(
             w >= 0, np.where(w == 0, self.player0_color, 1 - self.player0_color), -1
         )

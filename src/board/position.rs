@@ -468,7 +468,7 @@ impl Position {
         h ^ zobrist::castling(self.castling)
     }
 
-    /// The repetition key of RULES §0: placement, side to move, castling and
+    /// The repetition key of docs/rules.md §0: placement, side to move, castling and
     /// the en-passant square only when an en-passant capture is legal.
     pub fn repetition_key(&self) -> u64 {
         let mut h = self.hash;
@@ -480,7 +480,7 @@ impl Position {
         h
     }
 
-    /// Insufficient material as in RULES §1 (python-chess / shakmaty / lichess):
+    /// Insufficient material as in docs/rules.md §1 (python-chess / shakmaty / lichess):
     /// no pawns, rooks or queens, and either K+N v K, or no knights and all
     /// bishops on one square colour.
     pub fn insufficient_material(&self) -> bool {

@@ -1,4 +1,4 @@
-//! Orthodox chess (RULES §1): the zero-luck control and the perft reference.
+//! Orthodox chess (docs/rules.md §1): the zero-luck control and the perft reference.
 
 use super::*;
 use crate::board::moves::{write_leaper, write_pawn, write_targets};

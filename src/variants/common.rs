@@ -19,7 +19,7 @@ pub enum Node {
     Terminal,
 }
 
-/// Why a game ended (RULES §0 names).
+/// Why a game ended (docs/rules.md §0 names).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Termination {
     Checkmate,
@@ -53,7 +53,7 @@ impl Termination {
         Termination::NoMoves,
     ];
 
-    /// The RULES.md name, e.g. `"threefold_repetition"`.
+    /// The docs/rules.md name, e.g. `"threefold_repetition"`.
     pub fn name(self) -> &'static str {
         match self {
             Termination::Checkmate => "checkmate",
@@ -336,7 +336,7 @@ impl Progress {
     /// returns whether the game must end as truncated (`max_plies`): after
     /// `max_plies` such turns in a row, so that a game in which nobody can
     /// ever move again (e.g. Vegas dice that no piece can use) still ends.
-    /// `max_plies` counts decisions only (RULES §0); this is the separate
+    /// `max_plies` counts decisions only (docs/rules.md §0); this is the separate
     /// bound for turns without one. Decisions reset it ([`Progress::decided`]).
     pub fn idle_turn(&mut self) -> bool {
         self.idle_turns = self.idle_turns.saturating_add(1);

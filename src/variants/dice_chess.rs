@@ -1,4 +1,4 @@
-//! Dice Chess with two dice (RULES §9, variant `dice_chess`): orthodox chess
+//! Dice Chess with two dice (docs/rules.md §9, variant `dice_chess`): orthodox chess
 //! in which a roll of two piece-type dice decides which piece types may move.
 //!
 //! # Turns

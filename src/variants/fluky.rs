@@ -1,4 +1,4 @@
-//! Fluky Chess and Metamorph Chess (RULES §2–3): 5x5, every non-king piece
+//! Fluky Chess and Metamorph Chess (docs/rules.md §2–3): 5x5, every non-king piece
 //! is a die that is rolled after it moves.
 //!
 //! One rule set with the option `roll_skip_on_check`: `fluky` skips the roll
@@ -24,7 +24,7 @@
 //! the initial position and after each move once its roll (if any) is made.
 //! Only captures are irreversible (a die can roll back to a pawn).
 //!
-//! **End of the game**, in RULES §0 order: a king move onto the enemy king's
+//! **End of the game**, in docs/rules.md §0 order: a king move onto the enemy king's
 //! start square (`goal_white`, default c5; `goal_black`, default c1) wins at
 //! once; checkmate; stalemate; threefold repetition; `max_plies`.
 
@@ -37,7 +37,7 @@ use crate::notation::fen::{parse_fen, write_fen, FenRules};
 use crate::notation::san;
 use serde::{Deserialize, Serialize};
 
-/// The default setup (RULES §2 ruling).
+/// The default setup (docs/rules.md §2 ruling).
 pub const START_FEN: &str = "2k2/ppppp/5/PPPPP/2K2 w - - 0 1";
 
 /// Faces of a die by outcome id.
@@ -65,7 +65,7 @@ pub const FEN_RULES: FenRules = FenRules {
     allow_opponent_in_check: false,
 };
 
-/// When a check cancels the roll (RULES §2 exception 1 / §3).
+/// When a check cancels the roll (docs/rules.md §2 exception 1 / §3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RollSkip {
     /// Fluky: the moved piece gives check from its destination.

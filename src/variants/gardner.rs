@@ -1,4 +1,4 @@
-//! Gardner minichess (RULES §8): orthodox chess on 5x5, the zero-luck twin
+//! Gardner minichess (docs/rules.md §8): orthodox chess on 5x5, the zero-luck twin
 //! of Fluky and Metamorph.
 //!
 //! FIDE moves except: pawns move one square ([`PawnStyle::Minichess`]: no
@@ -73,7 +73,7 @@ impl Gardner {
         Ok(g)
     }
 
-    /// Checkmate, stalemate, threefold repetition, `max_plies` (RULES §0 order).
+    /// Checkmate, stalemate, threefold repetition, `max_plies` (docs/rules.md §0 order).
     fn update_result(&mut self) {
         let pos = &self.pos;
         self.progress.result =

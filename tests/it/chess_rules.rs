@@ -1,4 +1,4 @@
-//! Hand-checked orthodox chess rules (RULES §0–1), played through the
+//! Hand-checked orthodox chess rules (docs/rules.md §0–1), played through the
 //! action-level Game API (`variants::api`) on `variants::chess::Chess`.
 
 use dicechess::board::{Color, Piece, Role};

@@ -1,4 +1,4 @@
-//! Cubic Chess (RULES §6): hand-checked positions for every clause, both
+//! Cubic Chess (docs/rules.md §6): hand-checked positions for every clause, both
 //! colours, and random-game invariants.
 
 use dicechess::board::{Color, MoveList, Role};

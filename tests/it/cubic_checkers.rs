@@ -1,4 +1,4 @@
-//! Cubic Checkers (RULES §7): a hand-checked position for every clause, the
+//! Cubic Checkers (docs/rules.md §7): a hand-checked position for every clause, the
 //! FEN-style string and random-game invariants. The differential test against
 //! a plain-Python implementation is tests/test_diff_cubic_checkers.py.
 

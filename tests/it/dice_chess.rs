@@ -1,4 +1,4 @@
-//! Two-dice Dice Chess (RULES §9): hand-checked positions for every clause,
+//! Two-dice Dice Chess (docs/rules.md §9): hand-checked positions for every clause,
 //! plus random-game invariants.
 
 use dicechess::variants::dice_chess::DiceChess;

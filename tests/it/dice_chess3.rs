@@ -1,4 +1,4 @@
-//! Three-dice DiceChess (RULES §10): hand-checked positions for every
+//! Three-dice DiceChess (docs/rules.md §10): hand-checked positions for every
 //! clause, plus random-game invariants.
 
 use dicechess::board::Color;

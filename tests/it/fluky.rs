@@ -1,4 +1,4 @@
-//! Fluky Chess and Metamorph Chess (RULES §2–3): hand-checked positions, one
+//! Fluky Chess and Metamorph Chess (docs/rules.md §2–3): hand-checked positions, one
 //! test per rule clause, each run for White and (mirrored) for Black, plus
 //! random-game invariants.
 

@@ -1,4 +1,4 @@
-//! Gardner minichess (RULES §8): hand-checked positions for every clause and
+//! Gardner minichess (docs/rules.md §8): hand-checked positions for every clause and
 //! random-game invariants. Perft against an independent generator is in
 //! tests/test_diff_gardner.py (tests/reference/gardner.py).
 

@@ -1,4 +1,4 @@
-//! Random Move Number Chess (RULES §5): hand-checked positions, one test per
+//! Random Move Number Chess (docs/rules.md §5): hand-checked positions, one test per
 //! row of the throw table and per clause, plus random-game invariants.
 
 use dicechess::board::Color;

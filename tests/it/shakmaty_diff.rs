@@ -155,7 +155,7 @@ impl SkGame {
         self.plies += 1;
         self.record();
     }
-    /// Termination and winner (0 White, 1 Black), RULES §0 precedence.
+    /// Termination and winner (0 White, 1 Black), docs/rules.md §0 precedence.
     fn result(&self) -> Option<(Termination, Option<u8>)> {
         let p = &self.pos;
         if p.legal_moves().is_empty() {

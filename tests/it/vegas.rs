@@ -1,4 +1,4 @@
-//! Vegas Fun Chess (RULES §4): hand-checked positions, one test per clause,
+//! Vegas Fun Chess (docs/rules.md §4): hand-checked positions, one test per clause,
 //! both colours, plus random-game invariants and FEN round trips.
 
 use dicechess::board::{Color, MoveList, Role};

@@ -1,6 +1,6 @@
 """Independent reference implementations of the dicechess variants.
 
-Written from /work/shared/RULES.md only, deliberately simple and slow.  They
+Written from docs/rules.md only, deliberately simple and slow.  They
 are the oracle the Rust engine is differentially tested against
 (tests/test_diff_*.py).  Every reference class exposes the same interface:
 

@@ -1,4 +1,4 @@
-"""Reference implementation of Cubic Chess (RULES.md section 6).
+"""Reference implementation of Cubic Chess (docs/rules.md section 6).
 
 python-chess supplies the king/knight/bishop/rook/queen moves (castling
 included) and attack detection; pawns are generated here with Cubic rules:

@@ -1,4 +1,4 @@
-"""Cubic Checkers (RULES §7), written from the rules text alone.
+"""Cubic Checkers (docs/rules.md §7), written from the rules text alone.
 
 Whole moves are enumerated as paths (lists of squares) by a plain recursive
 search; the engine's one-landing-per-decision encoding is then checked

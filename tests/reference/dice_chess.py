@@ -1,4 +1,4 @@
-"""Reference implementation of two-dice Dice Chess (RULES.md section 9).
+"""Reference implementation of two-dice Dice Chess (docs/rules.md section 9).
 
 Orthodox chess (python-chess).  Before each move the player rolls two dice
 showing piece types (faces ``PNBRQK`` by default).  The player must move a

@@ -1,5 +1,5 @@
 """Reference implementation of three-dice DiceChess, the Moscow version
-(RULES.md section 10).
+(docs/rules.md section 10).
 
 Orthodox pieces and setup (python-chess boards).  Every turn starts with a
 roll of three dice (faces P N B R Q K; 56 multisets).  The player then makes

@@ -1,4 +1,4 @@
-"""Reference implementation of Fluky Chess and Metamorph Chess (RULES.md 2-3).
+"""Reference implementation of Fluky Chess and Metamorph Chess (docs/rules.md 2-3).
 
 Written from scratch (no python-chess): a 5x5 mailbox board.  Squares are
 indexed ``rank * 5 + file`` with file 0..4 = a..e and rank 0..4 = 1..5.  A

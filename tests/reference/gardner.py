@@ -1,4 +1,4 @@
-"""Gardner minichess (RULES §8), written from the rules text alone.
+"""Gardner minichess (docs/rules.md §8), written from the rules text alone.
 
 A deliberately plain 5x5 move generator: a dict board, pseudo-legal moves by
 walking directions, and legality by making the move and asking whether the

@@ -1,4 +1,4 @@
-"""Reference implementation of Random Move Number Chess (RULES.md section 5).
+"""Reference implementation of Random Move Number Chess (docs/rules.md section 5).
 
 Orthodox chess (python-chess) where a die decides how many moves a player
 makes in a turn.  Players (0, 1) are distinct from colours: ``colors()``

@@ -1,6 +1,6 @@
 """Self-checks of the reference implementations (no engine needed).
 
-Hand-checked positions for the tricky rules of RULES.md, and random
+Hand-checked positions for the tricky rules of docs/rules.md, and random
 reference-only games that must end without errors.
 """
 

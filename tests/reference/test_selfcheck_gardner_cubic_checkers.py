@@ -1,6 +1,6 @@
 """Hand-checked positions for the Gardner and Cubic Checkers references
 themselves (no engine involved), so that the differential tests compare the
-engine with something known to follow RULES §7-8."""
+engine with something known to follow docs/rules.md §7-8."""
 
 from .cubic_checkers import CubicCheckersRef
 from .gardner import START_FEN, GardnerRef, parse_board, perft

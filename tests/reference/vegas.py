@@ -1,4 +1,4 @@
-"""Reference implementation of Vegas Fun Chess (RULES.md section 4).
+"""Reference implementation of Vegas Fun Chess (docs/rules.md section 4).
 
 Orthodox chess (python-chess) plus two dice.  A turn is one of:
 

@@ -1,4 +1,4 @@
-//! Cubic Chess (Vladimir Pribylinec, RULES §6): orthodox chess with capture
+//! Cubic Chess (Vladimir Pribylinec, docs/rules.md §6): orthodox chess with capture
 //! stocks, pawn rotations and two-step pawns without promotion. No dice: the
 //! second zero-luck control beside orthodox chess.
 //!

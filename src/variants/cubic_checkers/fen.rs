@@ -1,4 +1,4 @@
-//! The Cubic Checkers FEN-style string (RULES §7):
+//! The Cubic Checkers FEN-style string (docs/rules.md §7):
 //!
 //! `<board> <side> <rook-moved> <paused> <no-jump count> <move number> [<jump>]`
 //!

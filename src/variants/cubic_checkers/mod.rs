@@ -1,4 +1,4 @@
-//! Cubic Checkers (RULES §7): Pribylinec's draughts-like game of cubes that
+//! Cubic Checkers (docs/rules.md §7): Pribylinec's draughts-like game of cubes that
 //! are demoted when jumped. No dice: a zero-luck game.
 //!
 //! **Cubes** are stored as pieces of the [`Position`] (R, B, N, P faces; no
@@ -44,7 +44,7 @@ use crate::encode::observation::{fill_plane, fill_squares};
 use moves::{add_plain, any_plain, JumpBoard};
 use serde::{Deserialize, Serialize};
 
-/// The setup (RULES §7).
+/// The setup (docs/rules.md §7).
 pub const START_FEN: &str = "1n1r1r1n/b1b1b1b1/8/8/8/8/1B1B1B1B/N1R1R1N1 w - - 0 1";
 
 /// Plain moves in a row without a jump that draw.

@@ -1,4 +1,4 @@
-//! Cubic Checkers move generation (RULES §7): flying diagonal moves and
+//! Cubic Checkers move generation (docs/rules.md §7): flying diagonal moves and
 //! flying jumps with the maximum-capture rule, one landing at a time.
 
 use crate::board::attacks::{between, bishop_attacks, line};

@@ -1,4 +1,4 @@
-//! DiceChess with three dice, the Moscow version (RULES §10, variant
+//! DiceChess with three dice, the Moscow version (docs/rules.md §10, variant
 //! `dice_chess3`).
 //!
 //! # Turns

@@ -1,4 +1,4 @@
-//! Random Move Number Chess (RULES §5, Charles Daniel 2007): orthodox chess
+//! Random Move Number Chess (docs/rules.md §5, Charles Daniel 2007): orthodox chess
 //! in which a six-sided die decides how many moves a player makes in a turn.
 //!
 //! **Players are not colours.** Player 0 and player 1 throw for colours first
@@ -97,7 +97,7 @@ impl Phase {
     }
 }
 
-/// What a throw gives (RULES §5 table).
+/// What a throw gives (docs/rules.md §5 table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ThrowEffect {
     /// Make this many moves (0 = the turn is forfeited).

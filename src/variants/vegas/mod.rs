@@ -1,4 +1,4 @@
-//! Vegas Fun Chess (George Koltanowski), RULES §4: orthodox chess with two
+//! Vegas Fun Chess (George Koltanowski), docs/rules.md §4: orthodox chess with two
 //! piece-type dice.
 //!
 //! # Turns
@@ -222,7 +222,7 @@ impl Vegas {
             if self.pos.has_legal_move() {
                 self.phase = Phase::Free;
             } else {
-                // Only a pass is possible: no decision (RULES §0).
+                // Only a pass is possible: no decision (docs/rules.md §0).
                 self.pass_turn();
             }
         } else {
