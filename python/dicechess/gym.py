@@ -1,8 +1,8 @@
 """Gymnasium single-agent environments: ``dicechess/<Variant>-v0``.
 
 Importing this module registers ``dicechess/Chess-v0``, ``Cubic-v0``,
-``CubicCheckers-v0``, ``DiceChess-v0``, ``DiceChess3-v0``, ``Fluky-v0``, ``Gardner-v0``, ``Metamorph-v0``,
-``RandomMoveNumber-v0`` and ``Vegas-v0``
+``CubicCheckers-v0``, ``DiceChess-v0``, ``DiceChess3-v0``, ``Fluky-v0``, ``Gardner-v0``,
+``Metamorph-v0``, ``RandomMoveNumber-v0`` and ``Vegas-v0``
 (``import dicechess`` does it too when gymnasium is installed)::
 
     import gymnasium, dicechess.gym
