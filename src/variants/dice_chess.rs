@@ -258,11 +258,9 @@ impl DiceChess {
 }
 
 impl Game for DiceChess {
+    game_accessors!();
     fn variant(&self) -> &'static str {
         NAME
-    }
-    fn progress(&self) -> &Progress {
-        &self.progress
     }
     fn node(&self) -> Node {
         match self.phase {
@@ -270,12 +268,6 @@ impl Game for DiceChess {
             Phase::Rolled => Node::Decision(self.pos.turn() as Player),
             Phase::Over => Node::Terminal,
         }
-    }
-    fn position(&self) -> &Position {
-        &self.pos
-    }
-    fn layout(&self) -> ActionLayout {
-        LAYOUT
     }
     fn legal_moves(&self, out: &mut MoveList) {
         out.clear();

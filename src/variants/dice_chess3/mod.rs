@@ -307,11 +307,9 @@ impl DiceChess3 {
 }
 
 impl Game for DiceChess3 {
+    game_accessors!();
     fn variant(&self) -> &'static str {
         NAME
-    }
-    fn progress(&self) -> &Progress {
-        &self.progress
     }
     fn node(&self) -> Node {
         match self.phase {
@@ -319,12 +317,6 @@ impl Game for DiceChess3 {
             Phase::Moving => Node::Decision(self.pos.turn() as Player),
             Phase::Over => Node::Terminal,
         }
-    }
-    fn position(&self) -> &Position {
-        &self.pos
-    }
-    fn layout(&self) -> ActionLayout {
-        LAYOUT
     }
     fn legal_moves(&self, out: &mut MoveList) {
         out.clear();
