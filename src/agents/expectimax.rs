@@ -49,33 +49,6 @@ struct Entry {
     best: Move,
 }
 
-/// FNV-1a over the postcard bytes of a state: no allocation.
-struct KeyHasher(u64);
-
-impl postcard::ser_flavors::Flavor for KeyHasher {
-    type Output = u64;
-    #[inline]
-    fn try_push(&mut self, b: u8) -> postcard::Result<()> {
-        self.0 = (self.0 ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3);
-        Ok(())
-    }
-    #[inline]
-    fn try_extend(&mut self, data: &[u8]) -> postcard::Result<()> {
-        for &b in data {
-            self.0 = (self.0 ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3);
-        }
-        Ok(())
-    }
-    fn finalize(self) -> postcard::Result<u64> {
-        Ok(self.0)
-    }
-}
-
-/// A 64-bit key of the full state (everything that is serialised).
-pub fn state_key<G: serde::Serialize>(g: &G) -> u64 {
-    postcard::serialize_with_flavor(g, KeyHasher(0xCBF2_9CE4_8422_2325)).unwrap_or(0)
-}
-
 /// Ordering score of a decision: higher is searched first.
 fn order_score<G: Evaluate>(g: &G, m: Move) -> i32 {
     if m.is_null() {
@@ -291,7 +264,7 @@ impl Search {
         mut alpha: f64,
         mut beta: f64,
     ) -> f64 {
-        let key = state_key(g);
+        let key = crate::variants::snapshot::state_key(g);
         let mut tt_move: Option<Move> = None;
         if let Some(e) = self.tt.get(&key) {
             if e.depth >= depth {

@@ -79,12 +79,6 @@ mod serde_mailbox {
     }
 }
 
-impl std::fmt::Debug for Position {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Position({})", super::text::write_board_fen(self))
-    }
-}
-
 impl Position {
     /// An empty board of the given geometry and pawn style, White to move.
     pub fn empty(geometry: Geometry, pawns: PawnStyle) -> Position {

@@ -51,3 +51,9 @@ pub fn board_diagram(pos: &Position) -> String {
     }
     s
 }
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", write_board_fen(self))
+    }
+}

@@ -166,7 +166,7 @@ pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
     /// (correct but slow, and history-dependent); variants override it with
     /// Zobrist keys.
     fn search_key(&self) -> u64 {
-        crate::agents::expectimax::state_key(self)
+        snapshot::state_key(self)
     }
     /// The state after the player to move passes, for null-move pruning;
     /// `None` (the default) where that is not sound (chance, multi-move turns).
