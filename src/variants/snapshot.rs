@@ -73,6 +73,33 @@ pub fn restore(bytes: &[u8]) -> Result<(AnyGame, Options, Vec<Action>), GameErro
     Ok((game, options, saved.history))
 }
 
+/// FNV-1a over the postcard bytes of a state: no allocation.
+struct KeyHasher(u64);
+
+impl postcard::ser_flavors::Flavor for KeyHasher {
+    type Output = u64;
+    #[inline]
+    fn try_push(&mut self, b: u8) -> postcard::Result<()> {
+        self.0 = (self.0 ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3);
+        Ok(())
+    }
+    #[inline]
+    fn try_extend(&mut self, data: &[u8]) -> postcard::Result<()> {
+        for &b in data {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3);
+        }
+        Ok(())
+    }
+    fn finalize(self) -> postcard::Result<u64> {
+        Ok(self.0)
+    }
+}
+
+/// A 64-bit key of the full state (everything that is serialised).
+pub fn state_key<G: serde::Serialize>(g: &G) -> u64 {
+    postcard::serialize_with_flavor(g, KeyHasher(0xCBF2_9CE4_8422_2325)).unwrap_or(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,31 +137,4 @@ mod tests {
         // A history with an illegal action.
         assert!(restore(&save("chess", &opts, &[4000])).is_err());
     }
-}
-
-/// FNV-1a over the postcard bytes of a state: no allocation.
-struct KeyHasher(u64);
-
-impl postcard::ser_flavors::Flavor for KeyHasher {
-    type Output = u64;
-    #[inline]
-    fn try_push(&mut self, b: u8) -> postcard::Result<()> {
-        self.0 = (self.0 ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3);
-        Ok(())
-    }
-    #[inline]
-    fn try_extend(&mut self, data: &[u8]) -> postcard::Result<()> {
-        for &b in data {
-            self.0 = (self.0 ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3);
-        }
-        Ok(())
-    }
-    fn finalize(self) -> postcard::Result<u64> {
-        Ok(self.0)
-    }
-}
-
-/// A 64-bit key of the full state (everything that is serialised).
-pub fn state_key<G: serde::Serialize>(g: &G) -> u64 {
-    postcard::serialize_with_flavor(g, KeyHasher(0xCBF2_9CE4_8422_2325)).unwrap_or(0)
 }
