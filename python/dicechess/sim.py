@@ -9,183 +9,30 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._core import State
-
-#: ``winner`` code of a draw.
-DRAW = -1
-#: ``winner`` code of a game truncated at ``max_plies``.
-TRUNCATED = -2
-
-
-#: An agent: a spec string understood by the core, or a Python callable
-#: ``state -> action`` (the slow path: games with one run sequentially, GIL held).
-AgentLike = Union[str, Callable[[State], int]]
-
-
-def _check_agent(spec: object) -> AgentLike:
-    """The canonical spec (the core's parser raises ValueError listing the
-    valid specs), or the callable itself."""
-    if isinstance(spec, str):
-        return _core._agent_spec(spec)
-    if callable(spec):
-        return spec
-    raise TypeError(
-        f"an agent must be a spec string or a callable state -> action, got "
-        f"{type(spec).__name__}; valid specs: {_core.AGENT_SPECS}"
-    )
-
-
-def agent_name(agent: AgentLike) -> str:
-    """A printable name: the spec, or the callable's name."""
-    if isinstance(agent, str):
-        return agent
-    return getattr(agent, "__qualname__", None) or getattr(agent, "__name__", None) or repr(agent)
-
-
-@dataclass(frozen=True)
-class Shard:
-    """Games ``start .. start + count`` of a run: the unit of work every
-    backend runs (game ``i`` depends only on ``(seed, i)``, so shards can run
-    anywhere, in any order, and be concatenated in index order)."""
-
-    variant: str
-    agents: tuple[AgentLike, AgentLike]
-    seed: int
-    start: int
-    count: int
-    options: dict[str, Any] = field(default_factory=dict)
-    #: What to run: ``"playouts"`` (game records), ``"roll_luck"`` (records
-    #: plus per-roll luck; ``params``: ``eval_depth``, ``per_roll``) or
-    #: ``"paired"`` (``count`` pairs of games on common dice, seats swapped;
-    #: arrays prefixed ``a_first_`` and ``b_first_``).
-    kind: str = "playouts"
-    params: dict[str, Any] = field(default_factory=dict)
-
-
-def run_shard(shard: Shard, threads: int | None = None) -> dict[str, np.ndarray]:
-    """Runs one shard in Rust (GIL released for built-in agents) and returns
-    its per-game arrays by name."""
-    a0, a1 = shard.agents
-    run = (shard.seed, shard.start, shard.count)
-    if shard.kind == "paired":
-        both = _core._paired_playouts(
-            shard.variant, (str(a0), str(a1)), *run, threads, **shard.options
-        )
-        return {f"{half}_{k}": v for half, arrays in both.items() for k, v in arrays.items()}
-    if shard.kind == "roll_luck":
-        eval_depth = int(shard.params["eval_depth"])
-        per_roll = bool(shard.params.get("per_roll", False))
-        out = _core._roll_luck(
-            shard.variant, (str(a0), str(a1)), eval_depth, *run, threads, per_roll, **shard.options
-        )
-    elif callable(a0) or callable(a1):
-        out = _core._playouts_callable(shard.variant, (a0, a1), *run, **shard.options)
-    elif a0 == "random" and a1 == "random":
-        out = _core._random_playouts(shard.variant, *run, threads, **shard.options)
-    else:
-        out = _core._playouts(shard.variant, (a0, a1), *run, threads, **shard.options)
-    return dict(out)
-
-
-def player0_score(winner: npt.ArrayLike) -> npt.NDArray[np.float64]:
-    """Player 0's score per game from ``winner`` codes: 1 for a win, 0 for a
-    loss, 0.5 for a draw or a truncated game."""
-    w = np.asarray(winner)
-    return np.where(w == 0, 1.0, np.where(w == 1, 0.0, 0.5))
-
-
-def count_results(
-    agent_a: np.ndarray, agent_b: np.ndarray, score_a: np.ndarray, k: int
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """``(wins, draws)`` k x k counts from per-game agent indices and
-    ``agent_a``'s scores (0, 0.5, 1), inputs already checked: ``wins[i, j]``
-    games ``i`` won against ``j``; ``draws`` symmetric."""
-    wins = np.zeros((k, k), dtype=np.int64)
-    draws = np.zeros((k, k), dtype=np.int64)
-    np.add.at(wins, (agent_a[score_a == 1], agent_b[score_a == 1]), 1)
-    np.add.at(wins, (agent_b[score_a == 0], agent_a[score_a == 0]), 1)
-    half = score_a == 0.5
-    np.add.at(draws, (agent_a[half], agent_b[half]), 1)
-    np.add.at(draws, (agent_b[half], agent_a[half]), 1)
-    return wins, draws
-
-
-BACKENDS = ("local", "ray")
-
-
-def run_shards(
-    shards: Sequence[Shard],
-    threads: int | None = None,
-    progress: bool = False,
-    desc: str = "games",
-    backend: str = "local",
-    ray_address: str | None = None,
-) -> tuple[list[dict[str, np.ndarray]], bool]:
-    """Runs ``shards`` and returns their arrays in shard order, and whether
-    the run was interrupted (Ctrl-C: the shards finished so far are kept).
-
-    ``backend="local"`` runs the shards one after another, each on
-    ``threads`` threads; ``"ray"`` runs each shard as a Ray task (see
-    :mod:`dicechess.ray_backend`). Both return identical arrays."""
-    if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
-    total = sum(s.count for s in shards)
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=total, unit="game", desc=desc)
-    parts: list[dict[str, np.ndarray]] = []
-    interrupted = False
-    try:
-        if backend == "ray":
-            from . import ray_backend
-
-            parts, interrupted = ray_backend.run_shards(
-                shards, threads=threads, address=ray_address, bar=bar
-            )
-        else:
-            for shard in shards:
-                parts.append(run_shard(shard, threads))
-                if bar is not None:
-                    bar.update(shard.count)
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        if bar is not None:
-            bar.close()
-    return parts, interrupted
-
-
-def concat(parts: Sequence[dict[str, np.ndarray]], key: str, dtype: Any) -> np.ndarray:
-    """One array from the parts' arrays under ``key`` (empty if none)."""
-    if not parts:
-        return np.zeros(0, dtype=dtype)
-    return np.concatenate([p[key] for p in parts]).astype(dtype, copy=False)
-
-
-#: The per-game arrays of every batched run (playouts, arenas, roll luck),
-#: with their dtypes.
-GAME_ARRAYS: dict[str, Any] = {
-    "winner": np.int8,
-    "plies": np.uint32,
-    "chance_events": np.uint32,
-    "termination": np.int8,
-    "player0_color": np.int8,
-}
-
-
-def game_arrays(parts: Sequence[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    """The per-game arrays of a run, concatenated from its shards' parts."""
-    return {k: concat(parts, k, t) for k, t in GAME_ARRAYS.items()}
+from .runner import (  # noqa: F401  (re-exported: sim.Shard, sim.TRUNCATED, ...)
+    BACKENDS,
+    DRAW,
+    GAME_ARRAYS,
+    TRUNCATED,
+    AgentLike,
+    Shard,
+    agent_name,
+    concat,
+    count_results,
+    game_arrays,
+    player0_score,
+    run_shard,
+    run_shards,
+)
+from .runner import check_agent as _check_agent  # noqa: F401
 
 
 def check_count(name: str, n: object, high: int = 10**10) -> int:

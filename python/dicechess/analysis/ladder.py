@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 from scipy.stats import norm
 
+from ..sim import wilson_interval
 from ._checks import check_confidence
 from .intervals import elo_from_score
 from .ratings import fit_ratings
@@ -221,11 +222,9 @@ def _classes_lower_bound(
     z = norm.ppf(1 - (1 - confidence) / max(1, len(links)))
     total = 0.0
     for s in links:
-        n, p = len(s), float(s.mean())
-        # Wilson lower bound, one-sided, for the mean score.
-        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        total += elo_from_score(max(centre - half, 1e-12))
+        # The Wilson lower bound at z, one-sided, for the mean score.
+        low = wilson_interval(float(s.sum()), len(s), z=float(z))[0]
+        total += elo_from_score(max(low, 1e-12))
     return total / CLASS_ELO
 
 
