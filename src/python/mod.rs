@@ -117,6 +117,11 @@ impl PyState {
             options,
         })
     }
+
+    /// The variant state behind the dice and turn-state properties.
+    fn extras(&self) -> crate::variants::Extras {
+        with_game!(&self.game, g => g.extras())
+    }
 }
 
 #[pymethods]
@@ -234,24 +239,14 @@ impl PyState {
     /// (no roll shown: chance node, in check, free move; other variants).
     #[getter]
     fn dice(&self) -> Option<String> {
-        match &self.game {
-            AnyGame::Vegas(v) => v.dice(),
-            AnyGame::DiceChess(g) => g.dice(),
-            AnyGame::DiceChess3(g) => g.dice(),
-            #[allow(unreachable_patterns)]
-            _ => None,
-        }
+        self.extras().dice
     }
 
     /// Three-dice DiceChess: the dice not used yet this turn (`"NK"`) while
     /// the player decides, else None (also for other variants).
     #[getter]
     fn dice_left(&self) -> Option<String> {
-        match &self.game {
-            AnyGame::DiceChess3(g) => g.dice_left(),
-            #[allow(unreachable_patterns)]
-            _ => None,
-        }
+        self.extras().dice_left
     }
 
     /// Player decisions made so far.
@@ -265,40 +260,27 @@ impl PyState {
     /// for other variants.
     #[getter]
     fn colors(&self) -> Option<Vec<&'static str>> {
-        match &self.game {
-            AnyGame::RandomMoveNumber(g) => {
-                g.colors().map(|c| c.iter().map(|x| x.name()).collect())
-            }
-            #[allow(unreachable_patterns)]
-            _ => None,
-        }
+        self.extras()
+            .colors
+            .map(|c| c.iter().map(|x| x.name()).collect())
     }
 
     /// Random Move Number Chess: moves left in the current turn (0 except
     /// at decision nodes); None for other variants.
     #[getter]
     fn moves_left(&self) -> Option<u32> {
-        match &self.game {
-            AnyGame::RandomMoveNumber(g) => Some(g.moves_left()),
-            #[allow(unreachable_patterns)]
-            _ => None,
-        }
+        self.extras().moves_left
     }
 
     /// Random Move Number Chess: each player's throws so far (colour choice
     /// included), indexed by player; None for other variants.
     #[getter]
     fn throw_records(&self) -> Option<Vec<Vec<u32>>> {
-        match &self.game {
-            AnyGame::RandomMoveNumber(g) => Some(
-                g.throw_records()
-                    .iter()
-                    .map(|r| r.iter().map(|&d| d as u32).collect())
-                    .collect(),
-            ),
-            #[allow(unreachable_patterns)]
-            _ => None,
-        }
+        self.extras().throw_records.map(|r| {
+            r.iter()
+                .map(|t| t.iter().map(|&d| d as u32).collect())
+                .collect()
+        })
     }
 
     /// Every action applied since the state was created (replayable).
@@ -442,21 +424,12 @@ fn perft(
     fen: Option<String>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<u64> {
-    if depth > 12 {
-        return Err(PyValueError::new_err(format!(
-            "depth must be at most 12, got {depth}"
-        )));
-    }
     let mut opts = options_from_kwargs(options)?;
     if let Some(f) = fen {
         opts.insert("fen".into(), serde_json::Value::String(f));
     }
     let g = AnyGame::new(variant, &opts).map_err(value_error)?;
-    interrupt::detach(py, move || match &g {
-        AnyGame::Chess(c) => crate::perft::perft(c.position(), depth),
-        #[allow(unreachable_patterns)]
-        other => with_game!(other, x => api::game_perft(x, depth)),
-    })
+    interrupt::detach(py, move || api::perft(&g, depth))?.map_err(value_error)
 }
 
 /// Sets `d[name]` to a 1-D numpy array of `values`.

@@ -268,6 +268,26 @@ pub fn write_observation<G: Game>(g: &G, player: Player, out: &mut [f32]) {
     g.write_extra_planes(view, &mut out[COMMON_PLANES.len() * n..]);
 }
 
+/// The deepest perft [`perft`] accepts (deeper counts take hours).
+pub const MAX_PERFT_DEPTH: u32 = 12;
+
+/// Perft of a game of any variant: for orthodox chess the standard count
+/// of the board's move tree (draw rules ignored, as published perft counts
+/// are), for every other variant [`game_perft`]. Depths above
+/// [`MAX_PERFT_DEPTH`] are an error.
+pub fn perft(g: &AnyGame, depth: u32) -> Result<u64, GameError> {
+    if depth > MAX_PERFT_DEPTH {
+        return Err(GameError::new(format!(
+            "depth must be at most {MAX_PERFT_DEPTH}, got {depth}"
+        )));
+    }
+    Ok(match g {
+        AnyGame::Chess(c) => crate::perft::perft(c.position(), depth),
+        #[allow(unreachable_patterns)]
+        other => crate::with_game!(other, x => game_perft(x, depth)),
+    })
+}
+
 /// Leaf count of the full game tree to `depth` actions (chance outcomes
 /// count as plies and branch); terminal states are leaves.
 pub fn game_perft<G: Game>(g: &G, depth: u32) -> u64 {

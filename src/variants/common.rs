@@ -264,6 +264,23 @@ impl Outcomes {
     }
 }
 
+/// Variant state beyond the board that `State` shows as properties (each
+/// `None` where a variant has no such thing).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Extras {
+    /// The roll the player decides with (`"PN"`, `"B*"`, `"PNK"`).
+    pub dice: Option<String>,
+    /// Three-dice DiceChess: the dice not used yet this turn.
+    pub dice_left: Option<String>,
+    /// The colour each player commands, indexed by player, where players
+    /// are not colours (Random Move Number Chess, once chosen).
+    pub colors: Option<[crate::board::Color; 2]>,
+    /// Moves left in the current turn (Random Move Number Chess).
+    pub moves_left: Option<u32>,
+    /// Each player's throws so far (Random Move Number Chess).
+    pub throw_records: Option<[Vec<u8>; 2]>,
+}
+
 /// The name of outcome id `outcome` in a variant's table of outcome names
 /// (the id itself if it is out of the table).
 pub fn outcome_name_in(names: &[&str], outcome: Action) -> String {

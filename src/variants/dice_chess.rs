@@ -259,6 +259,12 @@ impl DiceChess {
 
 impl Game for DiceChess {
     game_accessors!();
+    fn extras(&self) -> Extras {
+        Extras {
+            dice: self.dice(),
+            ..Extras::default()
+        }
+    }
     fn variant(&self) -> &'static str {
         NAME
     }

@@ -160,6 +160,11 @@ pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
     }
     /// The options this state was created with (complete, defaults filled).
     fn options(&self) -> Options;
+    /// Variant state beyond the board (dice, turn state) for `State`'s
+    /// properties; none by default.
+    fn extras(&self) -> Extras {
+        Extras::default()
+    }
     /// A 64-bit key of everything that decides the game's future from here
     /// (board, dice, stocks, turn state, whose decision), for search
     /// transposition tables. The default hashes the whole serialised state

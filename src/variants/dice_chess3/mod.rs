@@ -308,6 +308,13 @@ impl DiceChess3 {
 
 impl Game for DiceChess3 {
     game_accessors!();
+    fn extras(&self) -> Extras {
+        Extras {
+            dice: self.dice(),
+            dice_left: self.dice_left(),
+            ..Extras::default()
+        }
+    }
     fn variant(&self) -> &'static str {
         NAME
     }

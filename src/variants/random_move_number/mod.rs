@@ -259,6 +259,14 @@ impl RandomMoveNumber {
 
 impl Game for RandomMoveNumber {
     game_accessors!();
+    fn extras(&self) -> Extras {
+        Extras {
+            colors: self.colors(),
+            moves_left: Some(self.moves_left()),
+            throw_records: Some(self.throw_records()),
+            ..Extras::default()
+        }
+    }
     fn search_key(&self) -> u64 {
         let turn = self.phase as u64
             | (self.moves_left as u64) << 4

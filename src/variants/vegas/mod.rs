@@ -252,6 +252,12 @@ impl Vegas {
 
 impl Game for Vegas {
     game_accessors!();
+    fn extras(&self) -> Extras {
+        Extras {
+            dice: self.dice(),
+            ..Extras::default()
+        }
+    }
     fn search_key(&self) -> u64 {
         let (a, b) = self.roll.map_or((7, 7), |(a, b)| (a as u64, b as u64));
         super::mix_key(self.pos.hash(), self.phase as u64 | a << 8 | b << 16)
