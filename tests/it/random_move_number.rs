@@ -582,3 +582,27 @@ fn playouts_end() {
         assert!(s.plies <= 1000);
     }
 }
+
+#[test]
+fn endless_colour_ties_end_the_game_as_truncated() {
+    // Dictated ties never choose colours; max_plies turns without a decision
+    // in a row end the game (the bound of docs/rules.md §0 for turns without
+    // a decision), as in Vegas.
+    let mut o = Options::new();
+    o.insert("max_plies".into(), 3.into());
+    let mut g = RandomMoveNumber::new(&o).unwrap();
+    for tie in 1..=3 {
+        assert_eq!(g.node(), Node::Chance, "tie {tie}");
+        throw(&mut g, 4);
+        throw(&mut g, 4);
+    }
+    assert_eq!(g.termination(), Some(Termination::MaxPlies));
+    assert_eq!(api::returns(&g), [0.0, 0.0]);
+    // Two ties and then colours: the game goes on.
+    let mut g = RandomMoveNumber::new(&o).unwrap();
+    for d in [4, 4, 4, 4, 5, 2] {
+        throw(&mut g, d);
+    }
+    assert_eq!(g.termination(), None);
+    assert_eq!(g.node(), Node::Decision(0));
+}

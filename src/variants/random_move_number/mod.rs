@@ -217,6 +217,19 @@ impl RandomMoveNumber {
         (r.0, r.1.map(|c| self.player_of(c)))
     }
 
+    /// Counts a turn that passed without a decision (a tie for colours, a
+    /// forfeit, a switch); after `max_plies` of them in a row the game ends
+    /// as truncated (the bound that ends even games whose throws are
+    /// dictated, see [`Progress::idle_turn`]). Returns whether it ended.
+    fn idle_turn_ends_game(&mut self) -> bool {
+        if self.progress.idle_turn() {
+            self.progress.result = Some((Termination::MaxPlies, None));
+            self.moves_left = 0;
+            return true;
+        }
+        false
+    }
+
     /// The side to move has no move: checkmate if in check, else stalemate.
     fn end_without_moves(&mut self) {
         self.progress.result = Some(self.by_player(no_move_ending(&self.pos)));
@@ -301,7 +314,7 @@ impl Game for RandomMoveNumber {
     fn play(&mut self, mv: Move) {
         let mover = self.pos.turn();
         let mover_player = self.player_of(mover);
-        self.progress.plies += 1;
+        self.progress.decided();
         if self.pos.king(mover.other()) == Some(mv.to()) {
             self.pos.play(mv);
             self.moves_left = 0;
@@ -355,6 +368,10 @@ impl Game for RandomMoveNumber {
                 self.push_throw(1, d);
                 let d0 = self.records[0].last().copied().unwrap_or(0);
                 if d0 == d {
+                    // A tie: thrown again (a turn without a decision).
+                    if self.idle_turn_ends_game() {
+                        return;
+                    }
                     self.phase = Phase::Choose0;
                 } else {
                     self.chosen = true;
@@ -371,11 +388,15 @@ impl Game for RandomMoveNumber {
                     }
                     ThrowEffect::Switch => {
                         self.white = 1 - self.white;
-                        self.begin_turn();
+                        if !self.idle_turn_ends_game() {
+                            self.begin_turn();
+                        }
                     }
                     ThrowEffect::Moves(0) => {
                         self.pos.play_null();
-                        self.begin_turn();
+                        if !self.idle_turn_ends_game() {
+                            self.begin_turn();
+                        }
                     }
                     ThrowEffect::Moves(k) => {
                         self.moves_left = k;
