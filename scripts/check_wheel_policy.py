@@ -1,6 +1,9 @@
 """Checks that Linux wheels install on old systems: `auditwheel show` must
 place each one at glibc 2.17 (manylinux2014) or older, or on musllinux, and
-the file name must carry that tag.
+the file name must carry that tag. auditwheel cannot analyse a musllinux
+wheel on a glibc host, so for those maturin's own musllinux check (it refuses
+to tag a non-compliant wheel) stands, and this script checks the extension
+needs nothing but musl's libc (musl's loader serves ``libc.so`` itself).
 
     python scripts/check_wheel_policy.py dist/dicechess-*.whl
 
@@ -9,10 +12,15 @@ Used by `make wheel` and tests/test_wheel.py. Exits 1 with the reason on failure
 
 from __future__ import annotations
 
+import io
 import re
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
+
+from elftools.elf.dynamic import DynamicSection
+from elftools.elf.elffile import ELFFile
 
 MAX_GLIBC_MINOR = 17  # manylinux2014 == manylinux_2_17
 
@@ -33,8 +41,31 @@ def wheel_policy(wheel: Path) -> str:
     return found.group(1)
 
 
+def musl_needed(wheel: Path) -> set[str]:
+    """The shared libraries the wheel's extension modules ask the loader for."""
+    needed: set[str] = set()
+    with zipfile.ZipFile(wheel) as zf:
+        for name in zf.namelist():
+            if name.endswith(".so"):
+                elf = ELFFile(io.BytesIO(zf.read(name)))
+                for section in elf.iter_sections():
+                    if isinstance(section, DynamicSection):
+                        needed |= {
+                            t.needed for t in section.iter_tags() if t.entry.d_tag == "DT_NEEDED"
+                        }
+    return needed
+
+
 def check(wheel: Path) -> str:
     """Returns the policy, or raises SystemExit saying why it is too new."""
+    if "musllinux_" in wheel.name:
+        needed = musl_needed(wheel)
+        extra = {n for n in needed if n != "libc.so" and not n.startswith("libc.musl-")}
+        if extra:
+            raise SystemExit(f"{wheel.name} needs libraries beyond musl libc: {sorted(extra)}")
+        return (
+            re.search(r"musllinux_\d+_\d+_\w+", wheel.name).group(0) + f" (needs {sorted(needed)})"
+        )
     policy = wheel_policy(wheel)
     glibc = re.fullmatch(r"manylinux_2_(\d+)_\w+", policy)
     if glibc:
