@@ -161,8 +161,10 @@ notebooks: venv
 	else echo "no notebooks to run"; fi
 
 # The order matters and is kept (.NOTPARALLEL): cheap checks first (lint,
-# mypy on the package against its stubs), then the Rust tests, then one release build shared by develop and the wheel, which
-# tests/test_wheel.py installs into a fresh virtualenv.
+# mypy on the package against its stubs, the docs site), then the Rust tests,
+# then the release builds: develop's (target/release) and the manylinux2014
+# wheel's (zig, target/x86_64-unknown-linux-gnu), which tests/test_wheel.py
+# installs into a fresh virtualenv. The sdist build is `make test-slow`'s.
 test: venv lint typecheck docs rust-test develop wheel pytest notebooks
 
 test-slow: venv develop
