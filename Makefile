@@ -47,7 +47,8 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 VENV_STAMP := $(VENV)/.requirements-dev.stamp
 
 .PHONY: help venv rust-tools lint fmt rust-test develop wheel pytest notebooks \
-        test test-slow perft bench bench-strength fuzz study typecheck clean distclean
+        test test-slow perft bench bench-strength fuzz study typecheck clean distclean \
+        docs sdist wheel-musl
 
 help:
 	@echo "make study       run the main job (dicechess study)"
@@ -62,7 +63,10 @@ help:
 	@echo "make typecheck   mypy on python/dicechess"
 	@echo "make venv        create .venv from requirements-dev.txt"
 	@echo "make develop     build the extension (release) into .venv"
-	@echo "make wheel       build the abi3 wheel into dist/"
+	@echo "make wheel       build the manylinux2014 abi3 wheel into dist/ (checked by auditwheel)"
+	@echo "make wheel-musl  build the musllinux_1_2 abi3 wheel into dist/"
+	@echo "make sdist       build the source distribution into dist/"
+	@echo "make docs        build the documentation site into site/ (mkdocs --strict)"
 	@echo "make clean       remove build outputs; make distclean also removes .venv"
 
 # ---------------------------------------------------------------- setup
@@ -84,13 +88,14 @@ lint: rust-tools venv
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy $(CARGO_LOCKED) --all-targets -- -D warnings
 	$(CARGO) clippy $(CARGO_LOCKED) --all-targets --features python -- -D warnings
-	$(VENV)/bin/ruff check python tests
-	$(VENV)/bin/ruff format --check python tests
+	$(VENV)/bin/ruff check python tests scripts
+	$(VENV)/bin/ruff format --check python tests scripts
+	$(VENV)/bin/actionlint
 
 fmt: rust-tools venv
 	$(CARGO) fmt --all
-	$(VENV)/bin/ruff check --fix python tests
-	$(VENV)/bin/ruff format python tests
+	$(VENV)/bin/ruff check --fix python tests scripts
+	$(VENV)/bin/ruff format python tests scripts
 
 typecheck: venv
 	$(VENV)/bin/mypy
@@ -103,9 +108,37 @@ typecheck: venv
 develop: venv
 	VIRTUAL_ENV=$(VENV_ABS) $(VENV)/bin/maturin develop --release $(CARGO_LOCKED)
 
+# The wheel targets glibc 2.17 (manylinux2014) whatever this machine's glibc
+# is: maturin links through zig (the `ziglang` package in .venv, found as
+# `python3 -m ziglang` with .venv/bin first on PATH) against old glibc
+# symbols; auditwheel then checks the platform tag it earned.
+WHEEL_COMPAT ?= manylinux2014
+MATURIN_ENV := VIRTUAL_ENV=$(VENV_ABS) PATH=$(VENV_ABS)/bin:$$PATH
+
 wheel: venv
-	rm -f dist/dicechess-*.whl
-	VIRTUAL_ENV=$(VENV_ABS) $(VENV)/bin/maturin build --release $(CARGO_LOCKED) -o dist
+	rm -f dist/dicechess-*manylinux*.whl
+	$(MATURIN_ENV) maturin build --release --zig --compatibility $(WHEEL_COMPAT) $(CARGO_LOCKED) -o dist
+	$(VENV)/bin/auditwheel show dist/dicechess-*manylinux*.whl
+	$(VPY) scripts/check_wheel_policy.py dist/dicechess-*manylinux*.whl
+
+# musllinux (Alpine) wheel, also linked by zig; the Rust std for musl comes from rustup.
+MUSL_TARGET := x86_64-unknown-linux-musl
+wheel-musl: venv
+	rustup target list --installed | grep -qx $(MUSL_TARGET) || rustup target add $(MUSL_TARGET)
+	rm -f dist/dicechess-*musllinux*.whl
+	$(MATURIN_ENV) maturin build --release --zig --target $(MUSL_TARGET) --compatibility musllinux_1_2 $(CARGO_LOCKED) -o dist
+	$(VPY) scripts/check_wheel_policy.py dist/dicechess-*musllinux*.whl
+
+sdist: venv
+	rm -f dist/dicechess-*.tar.gz
+	$(MATURIN_ENV) maturin sdist -o dist
+
+# ---------------------------------------------------------------- docs
+
+# README.md (home page), docs/*.md and an API reference generated from
+# python/dicechess and its stubs; any warning fails the build.
+docs: venv
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
 
 # ---------------------------------------------------------------- tests
 
@@ -129,9 +162,11 @@ notebooks: venv
 	else echo "no notebooks to run"; fi
 
 # The order matters and is kept (.NOTPARALLEL): cheap checks first (lint,
-# mypy on the package against its stubs), then the Rust tests, then one release build shared by develop and the wheel, which
-# tests/test_wheel.py installs into a fresh virtualenv.
-test: venv lint typecheck rust-test develop wheel pytest notebooks
+# mypy on the package against its stubs, the docs site), then the Rust tests,
+# then the release builds: develop's (target/release) and the manylinux2014
+# wheel's (zig, target/x86_64-unknown-linux-gnu), which tests/test_wheel.py
+# installs into a fresh virtualenv. The sdist build is `make test-slow`'s.
+test: venv lint typecheck docs rust-test develop wheel pytest notebooks
 
 test-slow: venv develop
 	$(CARGO) test $(CARGO_LOCKED) $(CARGO_TEST_FLAGS) -- --ignored
@@ -184,7 +219,7 @@ study: develop
 
 clean:
 	$(CARGO) clean
-	rm -rf dist build .pytest_cache .ruff_cache .mypy_cache
+	rm -rf dist build site .pytest_cache .ruff_cache .mypy_cache
 	rm -f python/dicechess/_core*.so python/dicechess/_core*.pyd
 	find python tests -name __pycache__ -type d -prune -exec rm -rf {} +
 

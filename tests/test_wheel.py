@@ -2,13 +2,15 @@
 
 `make test` builds the wheel once (`make wheel`, into ``dist/``) before running
 pytest; this test then reuses the newest ``dist/dicechess-*-abi3-*.whl``. Run on
-its own with no wheel in ``dist/``, it builds one with ``maturin build --release``.
+its own with no wheel in ``dist/``, it builds one as `make wheel` does
+(``maturin build --release --zig --compatibility manylinux2014``).
 
 The wheel is installed with pip into a brand-new virtualenv in a temporary
-directory (its dependencies, numpy and tqdm, come from the package index,
+directory with its ``gym`` extra (its dependencies come from the package index,
 constrained to the versions pinned in requirements-dev.txt so pip's cache is
 hit), and imported from a working directory outside the source tree, so the
 test sees exactly what a user who runs ``pip install dicechess-….whl`` sees.
+There it runs ``scripts/smoke.py`` (playouts, a VecEnv episode, an agent move).
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 DIST = ROOT / "dist"
 CONSTRAINTS = ROOT / "requirements-dev.txt"
+SMOKE = ROOT / "scripts" / "smoke.py"
+POLICY = ROOT / "scripts" / "check_wheel_policy.py"
 
 pytestmark = [pytest.mark.wheel, pytest.mark.timeout(1800)]
 
@@ -63,13 +67,16 @@ def _run(cmd: list[str], cwd: Path) -> str:
 
 
 def _wheels() -> list[Path]:
-    return sorted(DIST.glob("dicechess-*-abi3-*.whl"), key=lambda p: p.stat().st_mtime)
+    # The glibc wheel (`make wheel`); `make wheel-musl` leaves a musllinux one beside it.
+    wheels = DIST.glob("dicechess-*-abi3-manylinux*.whl")
+    return sorted(wheels, key=lambda p: p.stat().st_mtime)
 
 
 @pytest.fixture(scope="module")
 def wheel() -> Path:
     if not _wheels():
-        _run([sys.executable, "-m", "maturin", "build", "--release", "-o", DIST], cwd=ROOT)
+        build = [sys.executable, "-m", "maturin", "build", "--release", "-o", DIST]
+        _run([*build, "--zig", "--compatibility", "manylinux2014"], cwd=ROOT)
     wheels = _wheels()
     assert wheels, f"no abi3 wheel in {DIST} after building"
     return wheels[-1]
@@ -82,7 +89,8 @@ def fresh_venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
     python = env_dir / "bin" / "python"
     _run(
-        [python, "-m", "pip", "install", "--quiet", "-c", CONSTRAINTS, wheel],
+        # The gym extra too, so the smoke script plays a Gymnasium episode.
+        [python, "-m", "pip", "install", "--quiet", "-c", CONSTRAINTS, f"{wheel}[gym]"],
         cwd=tmp,
     )
     return env_dir
@@ -132,3 +140,27 @@ def test_wheel_imports_in_fresh_venv(fresh_venv: Path) -> None:
 def test_wheel_console_script(fresh_venv: Path) -> None:
     out = _run([fresh_venv / "bin" / "dicechess", "--version"], cwd=fresh_venv.parent)
     assert out.strip() == f"dicechess {_cargo_version()}"
+
+
+def test_wheel_runs_for_glibc_2_17(wheel: Path) -> None:
+    out = _run([sys.executable, POLICY, wheel], cwd=ROOT)
+    print(out)
+    assert re.search(r"manylinux_2_(1[0-7]|[0-9])_x86_64", wheel.name), wheel.name
+
+
+def test_wheel_extension_is_lean(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as zf:
+        ext = [
+            i for i in zf.infolist() if re.fullmatch(r"dicechess/_core\.abi3\.(so|pyd)", i.filename)
+        ]
+    assert len(ext) == 1, [i.filename for i in ext]
+    size_mb = ext[0].file_size / 2**20
+    print(f"{ext[0].filename}: {size_mb:.2f} MiB")
+    assert size_mb < 3, f"the extension is {size_mb:.1f} MiB: debug info not stripped?"
+
+
+def test_smoke_script_on_installed_wheel(fresh_venv: Path) -> None:
+    out = _run([fresh_venv / "bin" / "python", SMOKE], cwd=fresh_venv.parent)
+    print(out)
+    assert out.rstrip().endswith("smoke: ok"), out
+    assert str(fresh_venv.resolve()) in out or str(fresh_venv) in out, out
