@@ -253,6 +253,40 @@ fn pruned_search_with_and_without_table_equals_plain_expectimax() {
     check_exact(&r, 3);
 }
 
+/// The same exactness for the variants added later, whose search keys carry
+/// their own state (Cubic Checkers' flags, paused cubes and jumps; the dice
+/// games' rolls and dice left).
+#[test]
+fn pruned_search_equals_plain_expectimax_in_the_newer_variants() {
+    use dicechess::variants::cubic_checkers::CubicCheckers;
+    use dicechess::variants::dice_chess::DiceChess;
+    use dicechess::variants::dice_chess3::DiceChess3;
+    use dicechess::variants::gardner::Gardner;
+    check_exact(&Gardner::new(&Options::new()).unwrap(), 3);
+    // Cubic Checkers from the start and from positions of a random game
+    // (jumps allowed, cubes paused, multi-jumps under way).
+    let mut g = CubicCheckers::new(&Options::new()).unwrap();
+    check_exact(&g, 2);
+    let mut rng = game_rng(3, 0);
+    let mut ml = MoveList::new();
+    for ply in 0..60 {
+        if g.node() == Node::Terminal {
+            break;
+        }
+        if ply % 12 == 11 {
+            check_exact(&g, 2);
+        }
+        let m = dicechess::sim::random_move(&g, &mut rng, &mut ml);
+        g.play(m);
+    }
+    let mut d = DiceChess::new(&Options::new()).unwrap();
+    apply_named(&mut d, "PN");
+    check_exact(&d, 2);
+    let mut d3 = DiceChess3::new(&Options::new()).unwrap();
+    apply_named(&mut d3, "PNK");
+    check_exact(&d3, 2);
+}
+
 // ---------------------------------------------------------------- determinism
 
 #[test]
@@ -311,4 +345,56 @@ fn search_specs_parse_print_and_reject() {
         assert!(e.contains(why), "{s}: {e}");
         assert!(e.contains("nodes, ms, depth"), "{s}: {e}");
     }
+}
+
+/// Search keys tell apart states that share a board but differ in the
+/// variant's own state (a key without it would merge them in the table).
+#[test]
+fn search_keys_include_the_variant_state() {
+    use dicechess::variants::cubic_checkers::CubicCheckers;
+    use dicechess::variants::dice_chess::DiceChess;
+    use dicechess::variants::dice_chess3::DiceChess3;
+    use std::collections::BTreeSet;
+    let board = "1n1r1r1n/b1b1b1b1/8/8/8/8/1B1B1B1B/N1R1R1N1";
+    let keys: BTreeSet<u64> = [
+        "w - - 0 1",
+        "w R - 0 1",
+        "w Rr - 0 1",
+        "w - c1 0 1",
+        "w - - 5 3",
+    ]
+    .iter()
+    .map(|rest| {
+        let fen = format!("{board} {rest}");
+        CubicCheckers::new(&opts(&[("fen", &fen)]))
+            .unwrap_or_else(|e| panic!("{fen}: {e}"))
+            .search_key()
+    })
+    .collect();
+    assert_eq!(keys.len(), 5);
+    let d = DiceChess::new(&Options::new()).unwrap();
+    let rolled = |name: &str| {
+        let mut x = d.clone();
+        apply_named(&mut x, name);
+        x.search_key()
+    };
+    let keys: BTreeSet<u64> = [d.search_key(), rolled("PN"), rolled("PB"), rolled("QQ")].into();
+    assert_eq!(keys.len(), 4);
+    let d3 = DiceChess3::new(&Options::new()).unwrap();
+    let rolled3 = |name: &str| {
+        let mut x = d3.clone();
+        apply_named(&mut x, name);
+        x
+    };
+    let mut after = rolled3("PPN");
+    let e4 = api::string_to_action(&after, "e3").unwrap();
+    api::apply_action(&mut after, e4).unwrap();
+    let keys: BTreeSet<u64> = [
+        d3.search_key(),
+        rolled3("PNK").search_key(),
+        rolled3("PPN").search_key(),
+        after.search_key(),
+    ]
+    .into();
+    assert_eq!(keys.len(), 4);
 }

@@ -257,6 +257,22 @@ impl CubicCheckers {
 
 impl Game for CubicCheckers {
     game_accessors!();
+    fn search_key(&self) -> u64 {
+        // The board with its faces (side to move included), the rook-moved
+        // flags, the paused cubes, the jump in progress (where the cube
+        // stands and which cubes it jumped) and the no-jump count (20 plies
+        // draw soon, so it decides the future).
+        let sq = |s: Option<Square>| s.map_or(0x7F, |s| s as u64);
+        let flags = self.rook_moved[0] as u64
+            | (self.rook_moved[1] as u64) << 1
+            | sq(self.paused[0]) << 2
+            | sq(self.paused[1]) << 9
+            | (self.pos.halfmove_clock().min(255) as u64) << 16;
+        let (at, jumped) = self
+            .jump
+            .map_or((0x7F, 0), |j| (j.current() as u64, j.jumped.0));
+        super::mix_key(super::mix_key(self.pos.hash(), flags | at << 24), jumped)
+    }
     fn variant(&self) -> &'static str {
         "cubic_checkers"
     }

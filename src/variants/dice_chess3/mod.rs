@@ -308,6 +308,20 @@ impl DiceChess3 {
 
 impl Game for DiceChess3 {
     game_accessors!();
+    fn search_key(&self) -> u64 {
+        // The board, the phase and the turn state: the dice left, how many
+        // the turn must still use, and whether it already reset the 50-turn
+        // count.
+        let left = self
+            .left
+            .iter()
+            .fold(0u64, |k, &n| k << 3 | (n.min(7) as u64));
+        let turn = self.phase as u64
+            | (self.need as u64) << 4
+            | (self.turn_reset as u64) << 8
+            | left << 16;
+        super::mix_key(self.pos.hash(), turn)
+    }
     fn extras(&self) -> Extras {
         Extras {
             dice: self.dice(),
