@@ -45,6 +45,8 @@ def test_results_that_cannot_fit_in_memory_are_refused(monkeypatch: pytest.Monke
         dc.roll_luck("vegas", 10**9)
     with pytest.raises(ValueError, match="GB"):
         dc.arena("chess", ["random", "greedy"], 10**9)
+    with pytest.raises(ValueError, match="GB"):
+        dc.paired_games("chess", ("random", "greedy"), 10**9)
     assert len(dc.playouts("chess", 3)) == 3
 
 

@@ -35,6 +35,7 @@ from .sim import (
     check_count,
     check_memory,
     check_run_args,
+    chunked,
     count_results,
     game_arrays,
     player0_score,
@@ -231,19 +232,17 @@ def arena(
             base = pair << PAIR_SHIFT
             first = (n + 1) // 2 if swap_colours else n
             for a, b, lo, hi in ((i, j, 0, first), (j, i, first, n)):
-                for start in range(lo, hi, chunk_size):
-                    count = min(chunk_size, hi - start)
-                    shards.append(
-                        Shard(
-                            variant,
-                            (specs[a], specs[b]),
-                            int(seed),
-                            base + start,
-                            count,
-                            variant_options,
-                        )
-                    )
-                    seats.append((a, b))
+                part = chunked(
+                    variant,
+                    (specs[a], specs[b]),
+                    seed,
+                    base + lo,
+                    hi - lo,
+                    chunk_size,
+                    variant_options,
+                )
+                shards.extend(part)
+                seats.extend([(a, b)] * len(part))
             pair += 1
     total = sum(s.count for s in shards)
     show = total > 2000 if progress is None else progress

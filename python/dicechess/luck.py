@@ -20,10 +20,10 @@ from . import _core
 from .sim import (
     GAME_BYTES,
     PlayoutResult,
-    Shard,
     check_count,
     check_memory,
     check_run_args,
+    chunked,
     concat,
     player0_score,
     playout_result,
@@ -201,19 +201,9 @@ def roll_luck(
     # with the games played, not up front).
     check_memory(n_games, -(-n_games // chunk_size), GAME_BYTES + 28)
     params = {"eval_depth": int(eval_depth), "per_roll": bool(per_roll)}
-    shards = [
-        Shard(
-            variant,
-            specs,
-            int(seed),
-            start,
-            min(chunk_size, n_games - start),
-            variant_options,
-            kind="roll_luck",
-            params=params,
-        )
-        for start in range(0, n_games, chunk_size)
-    ]
+    shards = chunked(
+        variant, specs, int(seed), 0, n_games, chunk_size, variant_options, "roll_luck", params
+    )
     show = n_games > 200 if progress is None else progress
     parts, interrupted = run_shards(
         shards, threads, show, f"{variant} roll luck", backend, ray_address

@@ -26,11 +26,12 @@ import numpy.typing as npt
 from . import _core
 from .sim import (
     GAME_ARRAYS,
-    Shard,
     _check_agent,
     agent_name,
     check_count,
+    check_memory,
     check_run_args,
+    chunked,
     concat,
     player0_score,
     run_shards,
@@ -133,18 +134,9 @@ def paired_games(
     if callable(specs[0]) or callable(specs[1]):
         raise TypeError("paired_games takes agent spec strings, not callables")
     options = dict(_core.State(variant, **variant_options).options)
-    shards = [
-        Shard(
-            variant,
-            specs,
-            int(seed),
-            start,
-            min(chunk_size, n_pairs - start),
-            variant_options,
-            kind="paired",
-        )
-        for start in range(0, n_pairs, chunk_size)
-    ]
+    # Per pair: two games' arrays.
+    check_memory(2 * n_pairs, -(-n_pairs // chunk_size))
+    shards = chunked(variant, specs, int(seed), 0, n_pairs, chunk_size, variant_options, "paired")
     show = n_pairs > 2_000 if progress is None else progress
     parts, interrupted = run_shards(shards, threads, show, f"{variant} pairs", backend, ray_address)
     halves = {

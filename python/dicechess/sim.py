@@ -25,6 +25,7 @@ from .runner import (  # noqa: F401  (re-exported: sim.Shard, sim.TRUNCATED, ...
     AgentLike,
     Shard,
     agent_name,
+    chunked,
     concat,
     count_results,
     game_arrays,
@@ -200,10 +201,7 @@ def playouts(
     # Validates the variant and options before any work.
     options = dict(_core.State(variant, **variant_options).options)
     check_memory(n_games, -(-n_games // chunk_size))
-    shards = [
-        Shard(variant, specs, int(seed), start, min(chunk_size, n_games - start), variant_options)
-        for start in range(0, n_games, chunk_size)
-    ]
+    shards = chunked(variant, specs, int(seed), 0, n_games, chunk_size, variant_options)
     show = n_games > 20_000 if progress is None else progress
     parts, interrupted = run_shards(
         shards, threads, show, f"{variant} playouts", backend, ray_address

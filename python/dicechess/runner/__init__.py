@@ -22,7 +22,7 @@ from .results import (
     game_arrays,
     player0_score,
 )
-from .shards import AgentLike, Shard, agent_name, check_agent, run_shard
+from .shards import AgentLike, Shard, agent_name, check_agent, chunked, run_shard
 
 __all__ = [
     "BACKENDS",
@@ -33,6 +33,7 @@ __all__ = [
     "Shard",
     "agent_name",
     "check_agent",
+    "chunked",
     "concat",
     "count_results",
     "game_arrays",

@@ -80,3 +80,31 @@ def run_shard(shard: Shard, threads: int | None = None) -> dict[str, np.ndarray]
     else:
         out = _core._playouts(shard.variant, (a0, a1), *run, threads, **shard.options)
     return dict(out)
+
+
+def chunked(
+    variant: str,
+    agents: tuple[AgentLike, AgentLike],
+    seed: int,
+    start: int,
+    count: int,
+    chunk_size: int,
+    options: dict[str, Any],
+    kind: str = "playouts",
+    params: dict[str, Any] | None = None,
+) -> list[Shard]:
+    """Games (or pairs) ``start .. start + count`` of a run as shards of at
+    most ``chunk_size``, in index order."""
+    return [
+        Shard(
+            variant,
+            agents,
+            int(seed),
+            first,
+            min(chunk_size, start + count - first),
+            options,
+            kind=kind,
+            params=params or {},
+        )
+        for first in range(start, start + count, chunk_size)
+    ]
