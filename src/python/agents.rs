@@ -7,6 +7,7 @@ use pyo3::types::PyDict;
 
 use super::{check_threads, interrupt, new_game, set_array, type_name, value_error, PyState};
 use crate::agents::{Agent, AgentSpec, VALID_SPECS};
+use crate::sim::luck::Valuer;
 use crate::sim::{game_rng, GameRng};
 use crate::variants::{AnyGame, Game, Node};
 use crate::with_game;
@@ -214,11 +215,12 @@ const MAX_VALUE_DEPTH: u32 = 8;
 const MAX_LUCK_DEPTH: u32 = 4;
 
 /// Plays games `start .. start+count` between two agent specs and measures
-/// the luck of every roll with an `expectimax:depth=eval_depth` value (one
-/// chunk of `dicechess.roll_luck`), the GIL released. The game arrays are
-/// those of `_playouts`; `per_roll` adds the `roll_*` arrays.
+/// the luck of every roll with an `expectimax:depth=eval_depth` value, or
+/// with the values of the agent spec `evaluator` when given (one chunk of
+/// `dicechess.roll_luck`), the GIL released. The game arrays are those of
+/// `_playouts`; `per_roll` adds the `roll_*` arrays.
 #[pyfunction]
-#[pyo3(signature = (variant, agents, eval_depth, seed, start, count, threads = None, per_roll = false, **options))]
+#[pyo3(signature = (variant, agents, eval_depth, seed, start, count, threads = None, per_roll = false, evaluator = None, **options))]
 #[allow(clippy::too_many_arguments)]
 fn _roll_luck<'py>(
     py: Python<'py>,
@@ -230,6 +232,7 @@ fn _roll_luck<'py>(
     count: u64,
     threads: Option<usize>,
     per_roll: bool,
+    evaluator: Option<&str>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     check_threads(threads)?;
@@ -239,18 +242,27 @@ fn _roll_luck<'py>(
             "eval_depth must be from 1 to {MAX_LUCK_DEPTH}, got {eval_depth}"
         )));
     }
+    let valuer = match evaluator {
+        None => Valuer::Expectimax(eval_depth as u32),
+        Some(spec) => {
+            let parsed =
+                AgentSpec::parse(spec).map_err(|e| PyValueError::new_err(e.to_string()))?;
+            let v = Valuer::from_spec(&parsed).map_err(PyValueError::new_err)?;
+            if let Valuer::Expectimax(d) = v {
+                if d > MAX_LUCK_DEPTH {
+                    return Err(PyValueError::new_err(format!(
+                        "an expectimax luck evaluator goes to depth {MAX_LUCK_DEPTH} at most, got {d}"
+                    )));
+                }
+            }
+            v
+        }
+    };
     let specs = [parse_spec(&agents.0)?, parse_spec(&agents.1)?];
     let proto = new_game(variant, options)?;
     let (games, rolls) = interrupt::detach(py, || {
         crate::sim::luck::roll_luck(
-            &proto,
-            &specs,
-            eval_depth as u32,
-            seed,
-            start,
-            count,
-            threads,
-            per_roll,
+            &proto, &specs, &valuer, seed, start, count, threads, per_roll,
         )
     })?;
     let recs: Vec<_> = games.iter().map(|g| g.record).collect();

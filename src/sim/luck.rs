@@ -6,13 +6,26 @@
 //! for player 0 at a fixed depth ([`Search::root_value`]). Player 1's luck
 //! is the negative. The evaluator draws nothing from the game generator, so
 //! the games are exactly those of [`super::playouts::playouts`].
+//!
+//! `V` is an expectimax value at a fixed depth ([`Valuer::Expectimax`]), or
+//! the search engine's value under a node or depth budget
+//! ([`Valuer::Search`]), its centipawns turned into an expected result
+//! for player 0 in `[-1, 1]` by the logistic `2 / (1 + 10^(-cp / 400)) - 1`
+//! (mates at ±1); a budget too small to finish one iteration is
+//! extended to depth 1. Whatever `V` is, the luck of a roll has mean zero over
+//! the roll's own distribution, so subtracting a player's luck from the
+//! result leaves the expected result unchanged (the AIVAT argument): the
+//! evaluator's quality decides only how much variance that removes.
 
 use super::game_rng;
 use super::playouts::{record, GameRecord};
 use crate::agents::expectimax::Search;
+use crate::agents::search::{Engine, Params, MATE_BOUND};
 use crate::agents::{play_game_observed, Agent, AgentSpec, Evaluate};
+use crate::play::GameRng;
 use crate::variants::{Action, AnyGame, Node, Outcomes};
 use crate::with_game;
+use rand::SeedableRng;
 use rayon::prelude::*;
 
 /// Luck totals of one game, for player 0.
@@ -71,11 +84,10 @@ impl RollLuck {
 /// One roll: `(player after the roll, V expected, V actual)`, or `None` for
 /// a chance node with a single possible outcome (no luck involved).
 pub fn roll_values<G: Evaluate>(
-    search: &mut Search,
+    valuer: &mut Valuing,
     g: &G,
     outcomes: &Outcomes,
     actual: Action,
-    depth: u32,
 ) -> Option<(i8, f64, f64)> {
     let possible = outcomes.as_slice().iter().filter(|o| o.1 > 0.0).count();
     if possible < 2 {
@@ -91,9 +103,7 @@ pub fn roll_values<G: Evaluate>(
             (id, p, child)
         })
         .collect();
-    // One table for the roll: after a forced pass, say, the opponent's
-    // positions are the same whichever roll caused it.
-    let values = search.root_values(children.iter().map(|c| &c.2), depth);
+    let values = valuer.values(children.iter().map(|c| &c.2));
     let (mut expected, mut v_actual, mut player) = (0.0, 0.0, -1);
     for ((id, p, child), v) in children.iter().zip(values) {
         expected += p * v;
@@ -107,22 +117,102 @@ pub fn roll_values<G: Evaluate>(
     Some((player, expected, v_actual))
 }
 
+/// What values the states after a roll (see the module doc).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Valuer {
+    /// Expectimax to this many decisions (`expectimax:depth=d`).
+    Expectimax(u32),
+    /// The search engine with these options; they must set a node or depth
+    /// budget (a time budget would make the values depend on the machine).
+    Search(Params),
+}
+
+impl Valuer {
+    /// The valuer of an agent spec: `greedy` (depth 1), `expectimax:depth=d`
+    /// or a `search:` spec with a node or depth budget and no time budget.
+    pub fn from_spec(spec: &AgentSpec) -> Result<Valuer, String> {
+        match spec {
+            AgentSpec::Greedy => Ok(Valuer::Expectimax(1)),
+            AgentSpec::Expectimax { depth } => Ok(Valuer::Expectimax(*depth)),
+            AgentSpec::Search(p) if p.ms.is_none() => Ok(Valuer::Search(p.clone())),
+            AgentSpec::Search(_) => Err(
+                "a search evaluator needs a node or depth budget, not a time budget (ms=): \
+                 luck must not depend on the machine's speed"
+                    .into(),
+            ),
+            other => Err(format!(
+                "the luck evaluator must be greedy, expectimax:depth=D or search:nodes=N / \
+                 search:depth=D, got {other}"
+            )),
+        }
+    }
+}
+
+/// A [`Valuer`] with its search state (one per game).
+pub enum Valuing {
+    Expectimax(Search, u32),
+    Search(Box<Engine>, GameRng),
+}
+
+impl Valuing {
+    pub fn new(valuer: &Valuer) -> Valuing {
+        match valuer {
+            Valuer::Expectimax(d) => Valuing::Expectimax(Search::new(), *d),
+            // The root shuffle only orders equal moves; a fixed generator
+            // keeps the values free of the game's randomness.
+            Valuer::Search(p) => Valuing::Search(
+                Box::new(Engine::new(p.clone())),
+                GameRng::seed_from_u64(0x1ac4),
+            ),
+        }
+    }
+
+    /// Player 0's values of `states` in `[-1, 1]`.
+    fn values<'a, G: Evaluate + 'a>(&mut self, states: impl Iterator<Item = &'a G>) -> Vec<f64> {
+        match self {
+            // One table for the roll: after a forced pass, say, the
+            // opponent's positions are the same whichever roll caused it.
+            Valuing::Expectimax(search, depth) => search.root_values(states, *depth),
+            Valuing::Search(engine, rng) => states
+                .map(|g| {
+                    let mut r = engine.search(g, rng, (None, None, None), None);
+                    if r.depth == 0 && matches!(g.node(), Node::Decision(_)) {
+                        // The budget ran out inside the first iteration
+                        // (a Vegas ply expands every roll that follows):
+                        // its value is no estimate, so finish depth 1.
+                        r = engine.search(g, rng, (None, None, Some(1)), None);
+                    }
+                    let to_move = match g.node() {
+                        Node::Decision(p) => p,
+                        _ => 0,
+                    };
+                    let v = if to_move == 0 { r.value } else { -r.value };
+                    if v.abs() >= MATE_BOUND {
+                        v.signum()
+                    } else {
+                        2.0 / (1.0 + 10f64.powf(-v / 400.0)) - 1.0
+                    }
+                })
+                .collect(),
+        }
+    }
+}
+
 fn one_game<G: Evaluate>(
     g: &mut G,
     agents: &[AgentSpec; 2],
-    depth: u32,
+    valuer: &Valuer,
     seed: u64,
     index: u64,
     per_roll: bool,
 ) -> (GameLuck, RollLuck) {
     let mut rng = game_rng(seed, index);
     let mut pair = [Agent::new(agents[0].clone()), Agent::new(agents[1].clone())];
-    let mut search = Search::new();
+    let mut valuing = Valuing::new(valuer);
     let mut rolls = RollLuck::default();
     let (mut n, mut sum, mut abs_sum, mut max_abs) = (0u32, 0.0, 0.0, 0.0f64);
     let stats = play_game_observed(g, &mut pair, &mut rng, |x, outcomes, actual, so_far| {
-        let Some((player, expected, v)) = roll_values(&mut search, x, outcomes, actual, depth)
-        else {
+        let Some((player, expected, v)) = roll_values(&mut valuing, x, outcomes, actual) else {
             return;
         };
         let luck = v - expected;
@@ -153,7 +243,7 @@ fn one_game<G: Evaluate>(
 
 /// Plays games `start .. start + count` of a run seeded with `seed` exactly
 /// as [`super::playouts::playouts`] does (same records) and measures the
-/// luck of every roll with a depth-`eval_depth` expectimax value, on
+/// luck of every roll with the values of `valuer`, on
 /// `threads` threads (None: rayon's default). Results are in game order and
 /// the same for any thread count; the per-roll arrays are filled only when
 /// `per_roll` is set (they grow with the number of rolls).
@@ -161,7 +251,7 @@ fn one_game<G: Evaluate>(
 pub fn roll_luck(
     proto: &AnyGame,
     agents: &[AgentSpec; 2],
-    eval_depth: u32,
+    valuer: &Valuer,
     seed: u64,
     start: u64,
     count: u64,
@@ -175,7 +265,7 @@ pub fn roll_luck(
             .map(|k| {
                 crate::interrupt::within(token.as_ref(), || {
                     let mut g = proto.clone();
-                    with_game!(&mut g, x => one_game(x, agents, eval_depth, seed, start + k, per_roll))
+                    with_game!(&mut g, x => one_game(x, agents, valuer, seed, start + k, per_roll))
                 })
             })
             .collect();

@@ -3,7 +3,7 @@
 
 use dicechess::agents::expectimax::Search;
 use dicechess::agents::{Agent, AgentSpec};
-use dicechess::sim::luck::{roll_luck, roll_values};
+use dicechess::sim::luck::{roll_luck, roll_values, Valuer, Valuing};
 use dicechess::sim::playouts::playouts;
 use dicechess::variants::vegas::Vegas;
 use dicechess::variants::{api, AnyGame, Game, Node, Options, Outcomes};
@@ -23,7 +23,7 @@ fn games_are_exactly_those_of_playouts() {
     for variant in ["vegas", "fluky", "metamorph", "random_move_number"] {
         let g = game(variant, 40);
         let agents = specs("greedy", "random");
-        let (luck, rolls) = roll_luck(&g, &agents, 1, 11, 3, 4, Some(1), true);
+        let (luck, rolls) = roll_luck(&g, &agents, &Valuer::Expectimax(1), 11, 3, 4, Some(1), true);
         let plain = playouts(&g, &agents, 11, 3, 4, Some(1));
         let recs: Vec<_> = luck.iter().map(|x| x.record).collect();
         assert_eq!(recs, plain, "{variant}");
@@ -51,11 +51,11 @@ fn games_are_exactly_those_of_playouts() {
 fn same_for_any_thread_count_and_chunking() {
     let g = game("vegas", 30);
     let agents = specs("greedy", "greedy");
-    let one = roll_luck(&g, &agents, 1, 5, 0, 6, Some(1), true);
-    let two = roll_luck(&g, &agents, 1, 5, 0, 6, Some(2), true);
+    let one = roll_luck(&g, &agents, &Valuer::Expectimax(1), 5, 0, 6, Some(1), true);
+    let two = roll_luck(&g, &agents, &Valuer::Expectimax(1), 5, 0, 6, Some(2), true);
     assert_eq!(one, two);
-    let (mut a, ra) = roll_luck(&g, &agents, 1, 5, 0, 2, Some(2), false);
-    let (b, _) = roll_luck(&g, &agents, 1, 5, 2, 4, Some(1), false);
+    let (mut a, ra) = roll_luck(&g, &agents, &Valuer::Expectimax(1), 5, 0, 2, Some(2), false);
+    let (b, _) = roll_luck(&g, &agents, &Valuer::Expectimax(1), 5, 2, 4, Some(1), false);
     a.extend(b);
     assert_eq!(a, one.0);
     // Without per_roll the arrays stay empty.
@@ -68,7 +68,16 @@ fn same_for_any_thread_count_and_chunking() {
 fn no_rolls_without_dice() {
     for variant in ["chess", "cubic"] {
         let g = game(variant, 20);
-        let (luck, rolls) = roll_luck(&g, &specs("greedy", "random"), 1, 0, 0, 3, Some(1), true);
+        let (luck, rolls) = roll_luck(
+            &g,
+            &specs("greedy", "random"),
+            &Valuer::Expectimax(1),
+            0,
+            0,
+            3,
+            Some(1),
+            true,
+        );
         assert!(luck.iter().all(|x| x.n_rolls == 0 && x.luck_sum == 0.0));
         assert!(rolls.is_empty());
     }
@@ -120,7 +129,8 @@ fn hand_checked_vegas_roll() {
 
     let mut weighted = 0.0;
     for &(id, p, v) in &by_outcome {
-        let (player, expected, actual) = roll_values(&mut search, &g, &outcomes, id, 1).unwrap();
+        let (player, expected, actual) =
+            roll_values(&mut Valuing::new(&Valuer::Expectimax(1)), &g, &outcomes, id).unwrap();
         assert!((expected - mean).abs() < 1e-12);
         assert_eq!(actual, v);
         let luck = actual - expected;
@@ -143,8 +153,8 @@ fn single_outcome_chance_nodes_are_not_rolls() {
     let g = Vegas::new(&Options::new()).unwrap();
     let mut one = Outcomes::new();
     one.add(0, 1.0);
-    let mut search = Search::new();
-    assert_eq!(roll_values(&mut search, &g, &one, 0, 1), None);
+    let mut valuing = Valuing::new(&Valuer::Expectimax(1));
+    assert_eq!(roll_values(&mut valuing, &g, &one, 0), None);
 }
 
 /// The roll's outcomes share one search table; each value is still the one
@@ -163,9 +173,8 @@ fn shared_table_gives_fresh_search_values() {
                 Node::Terminal => break,
                 Node::Chance => {
                     let a = sample_outcome(&g, &mut rng, &mut outcomes);
-                    let mut shared = Search::new();
-                    let (_, expected, actual) =
-                        roll_values(&mut shared, &g, &outcomes, a, 1).unwrap();
+                    let mut shared = Valuing::new(&Valuer::Expectimax(1));
+                    let (_, expected, actual) = roll_values(&mut shared, &g, &outcomes, a).unwrap();
                     let mut mean = 0.0;
                     for &(id, p) in outcomes.as_slice() {
                         let mut child = g.clone();
@@ -188,4 +197,65 @@ fn shared_table_gives_fresh_search_values() {
         }
     }
     assert!(checked > 30);
+}
+
+/// The search engine as the luck evaluator: the mating rolls of the
+/// hand-checked Vegas position are worth exactly 1 (a mate is found within
+/// the budget), every value is in [-1, 1], luck has mean zero over the roll,
+/// and the values are the same on a second run (no randomness, no state
+/// carried between rolls that changes them).
+#[test]
+fn search_valued_luck_of_the_hand_checked_roll() {
+    let mut o = Options::new();
+    o.insert("fen".into(), "6k1/5ppp/8/8/8/8/P7/3Q2K1 w - - 0 1".into());
+    let g = Vegas::new(&o).unwrap();
+    let mut outcomes = Outcomes::new();
+    g.chance_outcomes(&mut outcomes);
+    let spec = AgentSpec::parse("search:nodes=400").unwrap();
+    let valuer = Valuer::from_spec(&spec).unwrap();
+    let mut weighted = 0.0;
+    for &(id, p) in outcomes.as_slice() {
+        let mut a = Valuing::new(&valuer);
+        let (player, expected, actual) = roll_values(&mut a, &g, &outcomes, id).unwrap();
+        let again = roll_values(&mut Valuing::new(&valuer), &g, &outcomes, id).unwrap();
+        assert_eq!((player, expected, actual), again);
+        assert!((-1.0..=1.0).contains(&actual) && (-1.0..=1.0).contains(&expected));
+        let n: String = g.outcome_name(id);
+        if n.ends_with('Q') || n.ends_with('*') {
+            assert_eq!(actual, 1.0, "{n}: the mate in one is found");
+        } else {
+            assert!(actual < 1.0, "{n}: {actual}");
+        }
+        weighted += p * (actual - expected);
+    }
+    assert!(weighted.abs() < 1e-12);
+}
+
+#[test]
+fn luck_evaluators_from_specs() {
+    let parse = |s: &str| Valuer::from_spec(&AgentSpec::parse(s).unwrap());
+    assert_eq!(parse("greedy"), Ok(Valuer::Expectimax(1)));
+    assert_eq!(parse("expectimax:depth=3"), Ok(Valuer::Expectimax(3)));
+    assert!(matches!(parse("search:nodes=64"), Ok(Valuer::Search(_))));
+    assert!(parse("search:ms=10").unwrap_err().contains("time budget"));
+    assert!(parse("random").unwrap_err().contains("luck evaluator"));
+    // The same games whatever values them: the evaluator draws nothing
+    // from the game generator.
+    let g = AnyGame::new("vegas", &Options::new()).unwrap();
+    let agents = specs("greedy", "random");
+    let (by_depth, _) = roll_luck(&g, &agents, &Valuer::Expectimax(1), 2, 0, 2, Some(1), false);
+    let (by_search, _) = roll_luck(
+        &g,
+        &agents,
+        &parse("search:nodes=32").unwrap(),
+        2,
+        0,
+        2,
+        Some(1),
+        false,
+    );
+    for (a, b) in by_depth.iter().zip(&by_search) {
+        assert_eq!(a.record, b.record);
+        assert_eq!(a.n_rolls, b.n_rolls);
+    }
 }
