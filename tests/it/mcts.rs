@@ -247,6 +247,7 @@ fn mcts_ladder() {
     let ks: Vec<u32> = std::env::var("MCTS_LADDER_K")
         .unwrap_or_else(|_| "4,6,8".into())
         .split(',')
+        .filter(|k| !k.is_empty())
         .map(|k| k.parse().unwrap())
         .collect();
     let variants: Vec<String> = std::env::var("MCTS_LADDER_VARIANTS")
@@ -298,4 +299,24 @@ fn mcts_ladder() {
     std::fs::create_dir_all("target").unwrap();
     std::fs::write("target/mcts-ladder.md", &table).unwrap();
     eprintln!("{table}");
+}
+
+/// One match from the environment (slow; for tuning): `MCTS_MATCH="A;B"`,
+/// `MCTS_MATCH_VARIANTS=chess,fluky`, `MCTS_LADDER_PAIRS` game pairs.
+#[test]
+#[ignore]
+fn mcts_match() {
+    let Ok(m) = std::env::var("MCTS_MATCH") else {
+        return;
+    };
+    let (a, b) = m.split_once(';').expect("MCTS_MATCH=\"A;B\"");
+    let pairs: u64 = std::env::var("MCTS_LADDER_PAIRS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10);
+    let vs = std::env::var("MCTS_MATCH_VARIANTS").unwrap_or_else(|_| "chess".into());
+    for v in vs.split(',') {
+        let (s, n) = match_score(v, a, b, pairs, 5);
+        eprintln!("{v}: {a} vs {b}: {s}/{n} = {:.2}", s / n);
+    }
 }

@@ -2,9 +2,14 @@
 //! value or a quiescence search of one state, with no budget, table or
 //! history, so the value depends only on the state.
 
+use super::budget::Budget;
 use super::{terminal_value, Engine, INF};
 use crate::agents::eval::Evaluate;
 use crate::variants::{Node, Player};
+
+/// Most nodes of one leaf's quiescence search: beyond it (long capture and
+/// rotation sequences in Cubic) the leaf falls back to its static value.
+pub const LEAF_QS_NODES: u64 = 256;
 
 impl Engine {
     /// A leaf engine: quiescence with chance nodes valued statically
@@ -19,7 +24,8 @@ impl Engine {
 
     /// The value of `g` for `pov` in centipawns (proven results are
     /// `±MATE` minus plies): quiescence search at a decision node when
-    /// `quiesce`, else the static evaluation; the exact expectation of
+    /// `quiesce` (at most [`LEAF_QS_NODES`] nodes, else the static value),
+    /// else the static evaluation; the exact expectation of
     /// static values at a chance node. Adds the nodes visited to
     /// [`Engine::leaf_nodes`].
     pub fn leaf_value<G: Evaluate>(&mut self, g: &G, pov: Player, quiesce: bool) -> f64 {
@@ -35,7 +41,14 @@ impl Engine {
             }
             Node::Decision(_) => {
                 self.stopped = false;
-                self.node(g, 0, -INF, INF, pov, 0, 0)
+                self.budget = Budget::new(Some(self.nodes + LEAF_QS_NODES), None, None);
+                let v = self.node(g, 0, -INF, INF, pov, 0, 0);
+                if self.stopped {
+                    self.stopped = false;
+                    self.nodes += 1;
+                    return self.eval.static_value(g, pov);
+                }
+                v
             }
         }
     }
