@@ -28,7 +28,8 @@
 //!   leaf evaluation), the root at once. Children are shuffled with the
 //!   caller's generator before expansion (ties between equal moves).
 //! - **Budgets**: `sims` simulations, `nodes` evaluated states (static
-//!   evaluations and quiescence nodes, checked between simulations) and
+//!   evaluations, quiescence nodes and terminal states reached in the tree,
+//!   checked between simulations) and
 //!   `ms` milliseconds; the first reached stops; at least one simulation
 //!   always runs. Only `ms` depends on the machine.
 //! - The decision is the most visited root child (ties: higher prior, then
@@ -358,6 +359,7 @@ impl Tree {
             self.path.push(n as u32);
             let node = g.node();
             if node == Node::Terminal {
+                self.evaluated += 1; // so that a `nodes` budget always runs out
                 break expected_score(super::search::terminal_value(&g, 0, 0));
             }
             let fresh = self.nodes[n].visits == 0 && n != 0;

@@ -123,6 +123,13 @@ fn the_node_budget_is_exact_and_bounds_the_work() {
     assert!(a.simulations() > 1, "{}", a.simulations());
     // Quiescence leaves and priors cost several nodes a simulation.
     assert!(a.simulations() < 3000, "{}", a.simulations());
+    // Simulations that end on a proven result count too: a mate in one
+    // does not run the node budget forever.
+    let g = Chess::new(&fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")).unwrap();
+    let mut a = Agent::new(AgentSpec::parse("mcts:nodes=2000").unwrap());
+    assert_eq!(g.san(a.select(&g, &mut game_rng(0, 0))), "Ra8#");
+    assert!(a.simulations() <= 2000, "{}", a.simulations());
+    let g = Chess::new(&Options::new()).unwrap();
     // The time budget returns a legal move (its result depends on the machine).
     let mut t = Agent::new(AgentSpec::parse("mcts:ms=5,sims=100000").unwrap());
     let m = t.select(&g, &mut game_rng(0, 0));

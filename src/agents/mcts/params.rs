@@ -50,8 +50,9 @@ pub enum Rollout {
 pub struct Params {
     /// Simulations (exact and deterministic).
     pub sims: Option<u32>,
-    /// Evaluated states (static evaluations and quiescence nodes), checked
-    /// between simulations (exact and deterministic).
+    /// Evaluated states (static evaluations, quiescence nodes, terminal
+    /// states reached in the tree), checked between simulations (exact and
+    /// deterministic).
     pub nodes: Option<u64>,
     /// Milliseconds (for play; not reproducible).
     pub ms: Option<u64>,
