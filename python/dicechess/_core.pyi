@@ -228,9 +228,13 @@ class Agent:
 
     ``spec``: ``"random"``, ``"greedy"`` (one decision deep, exact expectation
     over the dice that follow), ``"expectimax:depth=N"`` (*-minimax: alpha-beta,
-    Star1 at chance nodes, transposition table), ``"mcts:sims=N[,c=X]
-    [,rollout=random|greedy][,rollout_plies=M]"`` (UCT with sampled chance
-    nodes), ``"search[:nodes=N][,ms=T][,depth=D][,option=value...]"``
+    Star1 at chance nodes, transposition table), ``"mcts:sims=N[,nodes=N]
+    [,ms=T][,c=X][,select=puct|uct][,leaf=qsearch|static]
+    [,rollout=none|random|greedy][,rollout_plies=M]"`` (PUCT with priors from
+    the evaluation, chance nodes expanded with their exact distribution,
+    leaves valued by the search's quiescence mapped to an expected score;
+    at least one budget of ``sims``/``nodes``/``ms``, the first reached
+    stops), ``"search[:nodes=N][,ms=T][,depth=D][,option=value...]"``
     (iterative-deepening alpha-beta with quiescence, transposition table and
     Star1/Star2 at chance nodes; no budget means ``nodes=20000``; options
     ``tt_mb``, ``tt``, ``pvs``, ``aspiration``, ``lmr``, ``nmp``, ``star2``,

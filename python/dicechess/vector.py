@@ -3,7 +3,7 @@
 The learner is player 0; the opponent moves inside Rust, and chance nodes are
 resolved there too. The opponent is any agent spec the core parses
 (``dicechess.AGENT_SPECS``): ``"random"``, ``"greedy"``,
-``"expectimax:depth=N"``, ``"mcts:sims=N[,c=X][,rollout=...]"``. Each env owns
+``"expectimax:depth=N"``, ``"mcts:sims=N[,c=X][,select=...]"``. Each env owns
 its own agent (search buffers reused between moves), and the agent draws its
 randomness (tie-breaks, MCTS sampling) from the episode's generator, so
 episodes stay reproducible. A searching opponent costs its search on every

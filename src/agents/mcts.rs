@@ -1,25 +1,76 @@
-//! UCT with explicit chance nodes: at a chance node the outcome is sampled
-//! from its exact distribution and each outcome has its own child; at a
-//! decision node the player to move (from [`Node::Decision`], not the
-//! colour) picks the child maximising its own mean value plus
-//! `c * sqrt(ln N / n)`. Unvisited children are tried first in a shuffled
-//! order. A leaf is valued by a rollout (uniformly random or greedy
-//! decisions, sampled dice) of at most `rollout_plies` decisions, then the
-//! static evaluation if the game has not ended. The final decision is the
-//! most visited child; the policy is the visit distribution.
+//! Monte Carlo tree search with explicit chance nodes and evaluation leaves.
+//!
+//! Values are expected scores in `[0, 1]` (win 1, draw 0.5, loss 0); every
+//! node keeps the sum of player 0's scores through it, and a decision node
+//! reads it from the point of view of the player deciding there (from
+//! [`Node::Decision`], not by alternation), so turns of several decisions
+//! (Dice Chess 3, Vegas, Random Move Number Chess) are handled as they are.
+//!
+//! - **Leaves**: a state reached for the first time is valued by the search
+//!   engine's evaluation ([`super::search::Engine::leaf_value`]): its
+//!   quiescence search (`leaf=qsearch`, default) or static evaluation
+//!   (`leaf=static`), in centipawns `cp`, mapped to the expected score
+//!   `1 / (1 + 10^(-cp / 400))` ([`expected_score`]: a pawn is worth 64%,
+//!   a minor piece 85%, a proven win 1). `rollout=random|greedy` first plays
+//!   `rollout_plies` decisions (dice sampled) from the leaf.
+//! - **Chance nodes** are expanded with their exact outcome distribution as
+//!   soon as they are reached (they are never leaves): a descent takes the
+//!   outcome whose visit count lags most behind its share, i.e. the argmax
+//!   of `p * (N + 1) - n`; this deterministic, stratified sampling keeps
+//!   every outcome's visits within one of `p * N`, so the node's mean is the
+//!   expectation over its outcomes up to that rounding.
+//! - **Decisions**: PUCT (`select=puct`, default), `Q + c * P * sqrt(N) /
+//!   (1 + n)` with priors `P` = softmax of the one-ply static values of the
+//!   children for the mover (temperature 200 centipawns), unvisited
+//!   children valued at their parent's mean; or UCT (`select=uct`),
+//!   `Q + c * sqrt(ln N / n)` with unvisited children first.
+//! - A decision node is expanded at its second visit (its first is its
+//!   leaf evaluation), the root at once. Children are shuffled with the
+//!   caller's generator before expansion (ties between equal moves).
+//! - **Budgets**: `sims` simulations, `nodes` evaluated states (static
+//!   evaluations, quiescence nodes and terminal states reached in the tree,
+//!   checked between simulations) and
+//!   `ms` milliseconds; the first reached stops; at least one simulation
+//!   always runs. Only `ms` depends on the machine.
+//! - The decision is the most visited root child (ties: higher prior, then
+//!   the shuffled order); the policy is the visit distribution.
 
-use super::eval::{evaluate, terminal_value, Evaluate};
+mod params;
+
+pub use params::{Leaf, Params, Rollout, Select, KEYS};
+
+use super::eval::Evaluate;
 use super::expectimax::Search;
-use super::Rollout;
+use super::search::{Engine, MATE_BOUND};
 use crate::board::{Move, MoveList};
 use crate::play::{random_move, sample_outcome, GameRng};
-use crate::variants::{Node, Outcomes};
+use crate::variants::{Node, Outcomes, Player};
 use rand::RngExt;
+use std::time::{Duration, Instant};
+
+/// Centipawns that multiply the odds of winning by 10 ([`expected_score`]).
+pub const SCORE_SCALE_CP: f64 = 400.0;
+/// Temperature of the prior softmax, in centipawns.
+const PRIOR_TEMPERATURE_CP: f64 = 200.0;
+/// One-ply values are clamped to this before the softmax (mates included).
+const PRIOR_CLAMP_CP: f64 = 2000.0;
+
+/// The expected score of a centipawn value: `1 / (1 + 10^(-cp / 400))`,
+/// exactly 1 (0) for a proven win (loss).
+pub fn expected_score(cp: f64) -> f64 {
+    if cp > MATE_BOUND {
+        1.0
+    } else if cp < -MATE_BOUND {
+        0.0
+    } else {
+        1.0 / (1.0 + 10f64.powf(-cp / SCORE_SCALE_CP))
+    }
+}
 
 #[derive(Clone, Copy)]
 struct TNode {
     visits: u32,
-    /// Sum of player-0 values through this node.
+    /// Sum of player 0's scores through this node.
     w: f64,
     first_edge: u32,
     n_edges: u32,
@@ -30,6 +81,7 @@ struct TNode {
 struct Edge {
     /// The move (`Move.0`) or chance outcome id.
     action: u32,
+    /// The outcome's probability (chance) or the move's prior (decision).
     prob: f64,
     node: u32,
 }
@@ -41,25 +93,20 @@ pub struct Tree {
     edges: Vec<Edge>,
     path: Vec<u32>,
     greedy: Search,
+    /// The leaf evaluator, made at first use.
+    engine: Option<Box<Engine>>,
     /// Simulations run since creation.
     pub simulations: u64,
+    /// States evaluated since creation (see [`Params::nodes`]).
+    pub evaluated: u64,
     /// Most tree nodes (0: [`MAX_TREE_NODES`]).
     max_nodes: usize,
 }
 
 /// Most nodes one search tree grows to (about 56 bytes each with its edge):
-/// once full, a simulation that reaches an unexpanded node rolls out from
-/// it instead of expanding it, so `sims=10000000` cannot exhaust memory.
+/// once full, a simulation that reaches an unexpanded node evaluates it
+/// instead of expanding it, so `sims=10000000` cannot exhaust memory.
 pub const MAX_TREE_NODES: usize = 1 << 22;
-
-/// MCTS parameters.
-#[derive(Clone, Copy, Debug)]
-pub struct Params {
-    pub sims: u32,
-    pub c: f64,
-    pub rollout: Rollout,
-    pub rollout_plies: u32,
-}
 
 fn new_node() -> TNode {
     TNode {
@@ -68,6 +115,15 @@ fn new_node() -> TNode {
         first_edge: 0,
         n_edges: 0,
         expanded: false,
+    }
+}
+
+/// A player-0 score seen by `p`.
+fn for_player(p: Player, score0: f64) -> f64 {
+    if p == 0 {
+        score0
+    } else {
+        1.0 - score0
     }
 }
 
@@ -103,8 +159,14 @@ impl Tree {
         self.nodes.len() >= cap
     }
 
-    /// Runs `params.sims` simulations from the decision node `root` and
-    /// returns the root's decisions with their visit counts.
+    fn engine(&mut self) -> &mut Engine {
+        self.engine
+            .get_or_insert_with(|| Box::new(Engine::leaf_evaluator()))
+    }
+
+    /// Runs simulations from `root` until a budget of `params` is reached
+    /// (one when it has none) and returns the root's decisions with their
+    /// visit counts, in expansion order.
     pub fn search<G: Evaluate>(
         &mut self,
         root: &G,
@@ -114,59 +176,178 @@ impl Tree {
         self.nodes.clear();
         self.edges.clear();
         self.nodes.push(new_node());
-        for k in 0..params.sims.max(1) {
-            if k > 0 && crate::interrupt::requested() {
-                break; // the caller discards the result
+        let unbounded = params.sims.is_none() && params.nodes.is_none() && params.ms.is_none();
+        let sims = params.sims.unwrap_or(if unbounded { 1 } else { u32::MAX });
+        let deadline = params
+            .ms
+            .map(|ms| Instant::now() + Duration::from_millis(ms));
+        let start_nodes = self.evaluated;
+        for k in 0..sims {
+            if k > 0 {
+                if params
+                    .nodes
+                    .is_some_and(|n| self.evaluated - start_nodes >= n)
+                    || deadline.is_some_and(|d| Instant::now() >= d)
+                {
+                    break;
+                }
+                if crate::interrupt::requested() {
+                    break; // the caller discards the result
+                }
             }
             self.simulate(root, params, rng);
         }
-        let r = self.nodes[0];
-        self.edges[r.first_edge as usize..(r.first_edge + r.n_edges) as usize]
+        self.root_edges()
             .iter()
             .map(|e| (Move(e.action as u16), self.nodes[e.node as usize].visits))
             .collect()
     }
 
-    fn expand<G: Evaluate>(&mut self, n: usize, g: &G, rng: &mut GameRng) {
-        let first = self.edges.len() as u32;
+    fn root_edges(&self) -> &[Edge] {
+        let r = self.nodes[0];
+        &self.edges[r.first_edge as usize..(r.first_edge + r.n_edges) as usize]
+    }
+
+    /// The decision of the last search: the most visited root child, ties
+    /// broken by the higher prior, then the expansion order
+    /// ([`Move::NULL`] if the root has no decision).
+    pub fn best(&self) -> Move {
+        let mut best: Option<(u32, f64, Move)> = None;
+        for e in self.root_edges() {
+            let v = self.nodes[e.node as usize].visits;
+            if best.is_none_or(|b| (v, e.prob) > (b.0, b.1)) {
+                best = Some((v, e.prob, Move(e.action as u16)));
+            }
+        }
+        best.map_or(Move::NULL, |b| b.2)
+    }
+
+    /// The mean score of the root for player 0 after the last search.
+    pub fn root_score(&self) -> f64 {
+        let r = self.nodes[0];
+        if r.visits == 0 {
+            0.5
+        } else {
+            r.w / r.visits as f64
+        }
+    }
+
+    fn expand<G: Evaluate>(&mut self, n: usize, g: &G, params: &Params, rng: &mut GameRng) {
+        let first = self.edges.len();
         match g.node() {
             Node::Terminal => {}
             Node::Chance => {
                 let mut o = Outcomes::new();
                 g.chance_outcomes(&mut o);
                 for &(id, p) in o.as_slice() {
-                    let node = self.nodes.len() as u32;
-                    self.nodes.push(new_node());
-                    self.edges.push(Edge {
-                        action: id,
-                        prob: p,
-                        node,
-                    });
+                    self.push_child(id, p);
                 }
             }
-            Node::Decision(_) => {
+            Node::Decision(p) => {
                 let mut ml = MoveList::new();
                 g.legal_moves(&mut ml);
-                for &m in ml.iter() {
-                    let node = self.nodes.len() as u32;
-                    self.nodes.push(new_node());
-                    self.edges.push(Edge {
-                        action: m.0 as u32,
-                        prob: 0.0,
-                        node,
-                    });
-                }
-                let e = &mut self.edges[first as usize..];
-                for i in (1..e.len()).rev() {
+                let mut moves: Vec<Move> = ml.iter().copied().collect();
+                for i in (1..moves.len()).rev() {
                     let j = rng.random_range(0..=i);
-                    e.swap(i, j);
+                    moves.swap(i, j);
+                }
+                let uniform = 1.0 / moves.len().max(1) as f64;
+                for &m in &moves {
+                    self.push_child(m.0 as u32, uniform);
+                }
+                if params.select == Select::Puct && moves.len() > 1 {
+                    self.set_priors(g, p, &moves, first);
                 }
             }
         }
         let node = &mut self.nodes[n];
-        node.first_edge = first;
-        node.n_edges = self.edges.len() as u32 - first;
+        node.first_edge = first as u32;
+        node.n_edges = (self.edges.len() - first) as u32;
         node.expanded = true;
+    }
+
+    fn push_child(&mut self, action: u32, prob: f64) {
+        let node = self.nodes.len() as u32;
+        self.nodes.push(new_node());
+        self.edges.push(Edge { action, prob, node });
+    }
+
+    /// Priors of the decisions `moves` of `p` (edges from `first`): a
+    /// softmax of the one-ply static values for `p`.
+    fn set_priors<G: Evaluate>(&mut self, g: &G, p: Player, moves: &[Move], first: usize) {
+        let engine = self
+            .engine
+            .get_or_insert_with(|| Box::new(Engine::leaf_evaluator()));
+        let before = engine.leaf_nodes();
+        let mut logits = Vec::with_capacity(moves.len());
+        for &m in moves {
+            let mut child = g.clone();
+            child.play(m);
+            let v = engine.static_leaf(&child, p);
+            logits.push(v.clamp(-PRIOR_CLAMP_CP, PRIOR_CLAMP_CP) / PRIOR_TEMPERATURE_CP);
+        }
+        self.evaluated += engine.leaf_nodes() - before;
+        let max = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let mut sum = 0.0;
+        for x in logits.iter_mut() {
+            *x = (*x - max).exp();
+            sum += *x;
+        }
+        for (e, x) in self.edges[first..].iter_mut().zip(&logits) {
+            e.prob = x / sum;
+        }
+    }
+
+    /// The child index to descend to from the expanded node `n`.
+    fn pick(&self, n: usize, node: Node, params: &Params) -> usize {
+        let t = self.nodes[n];
+        let edges = &self.edges[t.first_edge as usize..(t.first_edge + t.n_edges) as usize];
+        let mut best = (0usize, f64::NEG_INFINITY);
+        match node {
+            Node::Chance => {
+                let total = t.visits as f64 + 1.0;
+                for (i, e) in edges.iter().enumerate() {
+                    let s = e.prob * total - self.nodes[e.node as usize].visits as f64;
+                    if s > best.1 {
+                        best = (i, s);
+                    }
+                }
+            }
+            Node::Decision(p) => {
+                let parent_q = if t.visits == 0 {
+                    0.5
+                } else {
+                    for_player(p, t.w / t.visits as f64)
+                };
+                let sqrt_n = (t.visits.max(1) as f64).sqrt();
+                let ln_n = (t.visits.max(1) as f64).ln();
+                for (i, e) in edges.iter().enumerate() {
+                    let c = &self.nodes[e.node as usize];
+                    let s = match params.select {
+                        Select::Puct => {
+                            let q = if c.visits == 0 {
+                                parent_q
+                            } else {
+                                for_player(p, c.w / c.visits as f64)
+                            };
+                            q + params.c * e.prob * sqrt_n / (1.0 + c.visits as f64)
+                        }
+                        Select::Uct => {
+                            if c.visits == 0 {
+                                return i;
+                            }
+                            for_player(p, c.w / c.visits as f64)
+                                + params.c * (ln_n / c.visits as f64).sqrt()
+                        }
+                    };
+                    if s > best.1 {
+                        best = (i, s);
+                    }
+                }
+            }
+            Node::Terminal => unreachable!("terminal nodes have no children"),
+        }
+        best.0
     }
 
     fn simulate<G: Evaluate>(&mut self, root: &G, params: &Params, rng: &mut GameRng) {
@@ -178,54 +359,21 @@ impl Tree {
             self.path.push(n as u32);
             let node = g.node();
             if node == Node::Terminal {
-                break terminal_value(&g);
+                self.evaluated += 1; // so that a `nodes` budget always runs out
+                break expected_score(super::search::terminal_value(&g, 0, 0));
             }
-            if self.nodes[n].visits == 0 && n != 0 {
-                break self.rollout(&mut g, params, rng);
+            let fresh = self.nodes[n].visits == 0 && n != 0;
+            if matches!(node, Node::Decision(_)) && fresh {
+                break self.leaf(&mut g, params, rng);
             }
             if !self.nodes[n].expanded {
                 if n != 0 && self.full() {
-                    break self.rollout(&mut g, params, rng);
+                    break self.leaf(&mut g, params, rng);
                 }
-                self.expand(n, &g, rng);
+                self.expand(n, &g, params, rng);
             }
             let t = self.nodes[n];
-            let edges = &self.edges[t.first_edge as usize..(t.first_edge + t.n_edges) as usize];
-            let pick = match node {
-                Node::Chance => {
-                    let u = rng.random::<f64>();
-                    let mut acc = 0.0;
-                    let mut k = edges.len() - 1;
-                    for (i, e) in edges.iter().enumerate() {
-                        acc += e.prob;
-                        if u < acc {
-                            k = i;
-                            break;
-                        }
-                    }
-                    k
-                }
-                Node::Decision(p) => {
-                    let sign = if p == 0 { 1.0 } else { -1.0 };
-                    let ln_n = (t.visits.max(1) as f64).ln();
-                    let mut best = (0usize, f64::NEG_INFINITY);
-                    for (i, e) in edges.iter().enumerate() {
-                        let c = &self.nodes[e.node as usize];
-                        if c.visits == 0 {
-                            best = (i, f64::INFINITY);
-                            break;
-                        }
-                        let q = sign * c.w / c.visits as f64;
-                        let s = q + params.c * (ln_n / c.visits as f64).sqrt();
-                        if s > best.1 {
-                            best = (i, s);
-                        }
-                    }
-                    best.0
-                }
-                Node::Terminal => unreachable!(),
-            };
-            let e = edges[pick];
+            let e = self.edges[t.first_edge as usize + self.pick(n, node, params)];
             match node {
                 Node::Chance => g.apply_outcome(e.action),
                 _ => g.play(Move(e.action as u16)),
@@ -239,24 +387,40 @@ impl Tree {
         }
     }
 
-    fn rollout<G: Evaluate>(&mut self, g: &mut G, params: &Params, rng: &mut GameRng) -> f64 {
+    /// Player 0's score of a new leaf: after the rollout, if any, the
+    /// engine's value mapped by [`expected_score`].
+    fn leaf<G: Evaluate>(&mut self, g: &mut G, params: &Params, rng: &mut GameRng) -> f64 {
+        if params.rollout != Rollout::None {
+            self.rollout(g, params, rng);
+        }
+        let quiesce = params.leaf == Leaf::Qsearch;
+        let engine = self.engine();
+        let before = engine.leaf_nodes();
+        let cp = engine.leaf_value(g, 0, quiesce);
+        let used = engine.leaf_nodes() - before;
+        self.evaluated += used;
+        expected_score(cp)
+    }
+
+    /// Plays up to `rollout_plies` decisions (and every roll on the way).
+    fn rollout<G: Evaluate>(&mut self, g: &mut G, params: &Params, rng: &mut GameRng) {
         let mut moves = MoveList::new();
         let mut outcomes = Outcomes::new();
         let mut plies = 0;
         loop {
             match g.node() {
-                Node::Terminal => return terminal_value(g),
+                Node::Terminal => return,
                 Node::Chance => {
                     let o = sample_outcome(g, rng, &mut outcomes);
                     g.apply_outcome(o);
                 }
                 Node::Decision(_) => {
                     if plies >= params.rollout_plies {
-                        return evaluate(g);
+                        return;
                     }
                     let m = match params.rollout {
-                        Rollout::Random => random_move(g, rng, &mut moves),
                         Rollout::Greedy => self.greedy.best_move(g, 1, rng).0,
+                        _ => random_move(g, rng, &mut moves),
                     };
                     g.play(m);
                     plies += 1;

@@ -1,5 +1,6 @@
 //! Agents of measurable strength: `random`, `greedy`, `expectimax:depth=N`
-//! (*-minimax with Star1) and `mcts:sims=N` (UCT with chance nodes).
+//! (*-minimax with Star1), `mcts:sims=N` (PUCT with chance nodes and
+//! evaluation leaves) and `search` (budgeted alpha-beta).
 //!
 //! An [`AgentSpec`] is a parsed, validated description (`Clone + Send +
 //! Sync`, cheap); an [`Agent`] is one instance with its search buffers, made
@@ -14,8 +15,11 @@
 //!   averaged exactly over the chance outcomes that follow it (ties broken
 //!   at random). Same as `expectimax:depth=1`.
 //! - `expectimax:depth=N` (N from 1 to 8): see [`expectimax`].
-//! - `mcts:sims=N[,c=X][,rollout=random|greedy][,rollout_plies=N]`:
-//!   see [`mcts`]; defaults `c=1.4`, `rollout=random`, `rollout_plies=40`.
+//! - `mcts[:sims=N][,nodes=N][,ms=T][,c=X][,select=puct|uct]
+//!   [,leaf=qsearch|static][,rollout=none|random|greedy][,rollout_plies=M]`:
+//!   see [`mcts`]; at least one budget (combined: the first reached stops);
+//!   defaults `c=1.4`, `select=puct`, `leaf=qsearch`, `rollout=none`,
+//!   `rollout_plies=40`.
 //! - `search[:nodes=N][,ms=T][,depth=D][,option=value...]`: see [`search`];
 //!   budgets combine (the first reached stops), none means `nodes=20000`.
 //!
@@ -35,30 +39,18 @@ use std::fmt;
 
 /// Every valid spec form, for error messages.
 pub const VALID_SPECS: &str = "\"random\", \"greedy\", \"expectimax:depth=N\" (N 1..=8), \
-\"mcts:sims=N[,c=X][,rollout=random|greedy][,rollout_plies=M]\" (N 1..=10000000, X > 0, M 0..=10000), \
+\"mcts:sims=N[,nodes=N][,ms=T][,c=X][,select=puct|uct][,leaf=qsearch|static][,rollout=none|random|greedy][,rollout_plies=M]\" (sims 1..=10000000, at least one of sims/nodes/ms, X > 0, M 0..=10000), \
 \"search[:nodes=N][,ms=T][,depth=D][,tt_mb=M][,tt|pvs|aspiration|lmr|nmp|star2|check_ext|killers|history|qsearch=0|1][,qchance=expect|stop][,sample=K]\"";
 
-/// How MCTS values a new leaf.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rollout {
-    Random,
-    Greedy,
-}
+pub use mcts::Rollout;
 
 /// A validated agent description.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AgentSpec {
     Random,
     Greedy,
-    Expectimax {
-        depth: u32,
-    },
-    Mcts {
-        sims: u32,
-        c: f64,
-        rollout: Rollout,
-        rollout_plies: u32,
-    },
+    Expectimax { depth: u32 },
+    Mcts(mcts::Params),
     Search(search::Params),
 }
 
@@ -100,7 +92,7 @@ impl AgentSpec {
         let allowed: &[&str] = match name {
             "random" | "greedy" => &[],
             "expectimax" => &["depth"],
-            "mcts" => &["sims", "c", "rollout", "rollout_plies"],
+            "mcts" => mcts::KEYS,
             "search" => search::KEYS,
             _ => return Err(bad(spec, &format!("unknown agent {name:?}"))),
         };
@@ -142,44 +134,12 @@ impl AgentSpec {
                     depth: parse_int(spec, "depth", d, 1, 8)?,
                 }
             }
-            _ => {
-                let Some(s) = get("sims") else {
-                    return Err(bad(spec, "mcts needs sims=N"));
-                };
-                let sims = parse_int(spec, "sims", s, 1, 10_000_000)?;
-                let c = match get("c") {
-                    None => 1.4,
-                    Some(v) => match v.parse::<f64>() {
-                        Ok(x) if x.is_finite() && x > 0.0 => x,
-                        _ => {
-                            return Err(bad(
-                                spec,
-                                &format!("c must be a positive number, got {v:?}"),
-                            ))
-                        }
-                    },
-                };
-                let rollout = match get("rollout") {
-                    None | Some("random") => Rollout::Random,
-                    Some("greedy") => Rollout::Greedy,
-                    Some(v) => {
-                        return Err(bad(
-                            spec,
-                            &format!("rollout must be random or greedy, got {v:?}"),
-                        ))
-                    }
-                };
-                let rollout_plies = match get("rollout_plies") {
-                    None => 40,
-                    Some(v) => parse_int(spec, "rollout_plies", v, 0, 10_000)?,
-                };
-                AgentSpec::Mcts {
-                    sims,
-                    c,
-                    rollout,
-                    rollout_plies,
-                }
-            }
+            _ => AgentSpec::Mcts(mcts::Params::parse(&kv).map_err(|why| {
+                bad(
+                    spec,
+                    &format!("{why} (mcts keys: {})", mcts::KEYS.join(", ")),
+                )
+            })?),
         })
     }
 }
@@ -192,19 +152,7 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Greedy => f.write_str("greedy"),
             AgentSpec::Expectimax { depth } => write!(f, "expectimax:depth={depth}"),
             AgentSpec::Search(p) => write!(f, "{p}"),
-            AgentSpec::Mcts {
-                sims,
-                c,
-                rollout,
-                rollout_plies,
-            } => write!(
-                f,
-                "mcts:sims={sims},c={c},rollout={},rollout_plies={rollout_plies}",
-                match rollout {
-                    Rollout::Random => "random",
-                    Rollout::Greedy => "greedy",
-                }
-            ),
+            AgentSpec::Mcts(p) => write!(f, "{p}"),
         }
     }
 }
@@ -339,26 +287,10 @@ impl Agent {
                 let r = self.search_info(g, rng, (None, None, None), None);
                 one_hot(r.map_or(ml[0], |r| r.best))
             }
-            AgentSpec::Mcts {
-                sims,
-                c,
-                rollout,
-                rollout_plies,
-            } => {
-                let params = mcts::Params {
-                    sims,
-                    c,
-                    rollout,
-                    rollout_plies,
-                };
+            AgentSpec::Mcts(params) => {
                 let visits = self.tree.search(g, &params, rng);
+                let best = self.tree.best();
                 let total: u32 = visits.iter().map(|x| x.1).sum();
-                let mut best = visits[0];
-                for &x in &visits[1..] {
-                    if x.1 > best.1 {
-                        best = x;
-                    }
-                }
                 let p = ml
                     .iter()
                     .map(|&m| {
@@ -366,7 +298,7 @@ impl Agent {
                         (m, v as f64 / total.max(1) as f64)
                     })
                     .collect();
-                (best.0, p)
+                (best, p)
             }
         }
     }

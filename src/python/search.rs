@@ -1,14 +1,13 @@
 //! `Agent.search`: one budgeted search with its full result, interruptible
-//! with Ctrl-C (the search polls Python's signal handlers every few
-//! thousand nodes while the GIL is released).
+//! with Ctrl-C (the search checks the shared interrupt token every thousand
+//! nodes, see [`crate::interrupt`], while the GIL is released).
 
-use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
-use crate::agents::search::{params::MAX_DEPTH, Poll};
+use super::interrupt;
+use crate::agents::search::params::MAX_DEPTH;
 use crate::agents::{Agent, AgentSpec};
 use crate::sim::GameRng;
 use crate::variants::{AnyGame, Game};
@@ -42,18 +41,9 @@ pub(crate) fn search_dict<'py>(
     let nodes = limit("nodes", limits.0, 1 << 40)?;
     let ms = limit("ms", limits.1, 86_400_000)?;
     let depth = limit("depth", limits.2, MAX_DEPTH as i64)?.map(|d| d as u32);
-    let interrupted = Arc::new(AtomicBool::new(false));
-    let flag = interrupted.clone();
-    let poll: Poll = Box::new(move || {
-        let stop = Python::attach(|py| py.check_signals().is_err());
-        if stop {
-            flag.store(true, Ordering::Relaxed);
-        }
-        stop
-    });
-    let out = py.detach(|| {
+    let out = interrupt::detach(py, || {
         with_game!(g, x => {
-            let r = agent.search_info(x, rng, (nodes, ms, depth), Some(poll))?;
+            let r = agent.search_info(x, rng, (nodes, ms, depth), None)?;
             let mut s = x.clone();
             let mut pv = Vec::new();
             for &m in &r.pv {
@@ -64,10 +54,7 @@ pub(crate) fn search_dict<'py>(
             let best = (x.layout().encode(r.best, x.position().turn()), x.san(r.best));
             Some((best, r.value, r.depth, r.nodes, pv, r.stopped))
         })
-    });
-    if interrupted.load(Ordering::Relaxed) {
-        return Err(PyKeyboardInterrupt::new_err("search interrupted"));
-    }
+    })?;
     let Some((best, value, depth, nodes, pv, stopped)) = out else {
         return Err(PyValueError::new_err("not a search agent"));
     };

@@ -61,6 +61,7 @@ fn specs_parse_and_print_canonically() {
         "mcts:sims=200",
         "mcts:sims=200,c=1.4,rollout=greedy",
         "mcts:rollout=random,sims=5,rollout_plies=0,c=0.5",
+        "mcts:ms=50,nodes=1000,select=uct,leaf=static,rollout=greedy",
     ] {
         let spec = AgentSpec::parse(s).unwrap_or_else(|e| panic!("{s}: {e}"));
         let again = AgentSpec::parse(&spec.to_string()).unwrap();
@@ -68,7 +69,7 @@ fn specs_parse_and_print_canonically() {
     }
     assert_eq!(
         AgentSpec::parse("mcts:sims=7").unwrap().to_string(),
-        "mcts:sims=7,c=1.4,rollout=random,rollout_plies=40"
+        "mcts:sims=7,c=1.4,select=puct,leaf=qsearch,rollout=none,rollout_plies=40"
     );
 }
 
@@ -79,7 +80,7 @@ fn bad_specs_are_errors_listing_the_valid_specs() {
         ("", "unknown agent"),
         ("mcts:sims=-3", "sims must be an integer"),
         ("mcts:sims=0", "sims must be an integer"),
-        ("mcts", "needs sims"),
+        ("mcts", "needs a budget"),
         ("mcts:sims=5,c=0", "c must be a positive"),
         ("mcts:sims=5,c=nan", "c must be a positive"),
         ("mcts:sims=5,rollout=smart", "rollout must be"),

@@ -116,10 +116,9 @@ fn mcts_trees_stop_growing_at_their_budget() {
     use dicechess::agents::Rollout;
     let g = AnyGame::new("chess", &Options::new()).unwrap();
     let params = Params {
-        sims: 3000,
-        c: 1.4,
         rollout: Rollout::Random,
         rollout_plies: 4,
+        ..Params::with_sims(3000)
     };
     let mut tree = Tree::with_max_nodes(300);
     let visits = with_game!(&g, x => tree.search(x, &params, &mut game_rng(0, 0)));

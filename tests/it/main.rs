@@ -15,6 +15,7 @@ mod fluky;
 mod gardner;
 mod hardening;
 mod luck;
+mod mcts;
 mod new_variants_fuzz;
 mod paired;
 mod parse_fuzz;

@@ -1,5 +1,6 @@
 //! When a search stops: an exact node count (deterministic), a deadline
-//! (for play), or a poll callback (Ctrl-C from Python).
+//! (for play), the shared interrupt token ([`crate::interrupt`]: Ctrl-C
+//! from Python) or a poll callback.
 
 use std::time::{Duration, Instant};
 
@@ -33,6 +34,9 @@ impl Budget {
         }
         if nodes % CHECK_EVERY != 0 {
             return false;
+        }
+        if crate::interrupt::requested() {
+            return true;
         }
         if self.deadline.is_some_and(|d| Instant::now() >= d) {
             return true;

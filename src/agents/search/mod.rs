@@ -19,6 +19,7 @@
 mod budget;
 mod chance;
 pub mod eval;
+mod leaf;
 mod ordering;
 pub mod params;
 mod qsearch;
