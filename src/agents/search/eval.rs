@@ -201,6 +201,13 @@ impl Evaluator {
         v
     }
 
+    /// Whether chance node `g` has more outcomes than a horizon expands
+    /// ([`Evaluator::at_chance`] values it by its own static value).
+    pub fn is_wide<G: Evaluate>(&mut self, g: &G) -> bool {
+        g.chance_outcomes(&mut self.outcomes);
+        self.outcomes.len() > MAX_EXPANDED_OUTCOMES
+    }
+
     /// The static value of a chance node for `pov`: the exact expectation
     /// of the static values of its outcomes (`terminal` values the
     /// outcomes that end the game; outcomes that are chance nodes again
