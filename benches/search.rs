@@ -1,6 +1,6 @@
 //! `search` speed: nodes/s per variant (single thread) on positions after
 //! 10 to 30 random decisions, and on chess middlegames, printed as a table
-//! (`cargo bench --bench search`).
+//! (`cargo bench --bench search`), timed by the thread's CPU time.
 
 use dicechess::agents::search::{Engine, Params};
 use dicechess::agents::Evaluate;
@@ -8,7 +8,6 @@ use dicechess::board::MoveList;
 use dicechess::sim::{game_rng, random_move, sample_outcome};
 use dicechess::variants::{chess::Chess, AnyGame, Game, Node, Options, Outcomes, VARIANTS};
 use dicechess::with_game;
-use std::time::Instant;
 
 /// Nodes per searched position.
 const NODES: u64 = 200_000;
@@ -49,11 +48,22 @@ fn position(variant: &str, seed: u64, plies: u32) -> AnyGame {
     g
 }
 
-/// (nodes, seconds, mean depth) over `states`.
+/// CPU seconds of this thread (robust to other processes on the machine).
+fn thread_cpu_seconds() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
+
+/// (nodes, thread CPU seconds, mean depth) over `states`.
 fn measure<G: Evaluate>(states: &[G]) -> (u64, f64, f64) {
     let mut e = Engine::new(Params::default());
     let (mut nodes, mut depth, mut n) = (0u64, 0.0f64, 0.0f64);
-    let t = Instant::now();
+    let t = thread_cpu_seconds();
     for (i, g) in states.iter().enumerate() {
         if !matches!(g.node(), Node::Decision(_)) {
             continue;
@@ -68,7 +78,7 @@ fn measure<G: Evaluate>(states: &[G]) -> (u64, f64, f64) {
         depth += r.depth as f64;
         n += 1.0;
     }
-    (nodes, t.elapsed().as_secs_f64(), depth / n.max(1.0))
+    (nodes, thread_cpu_seconds() - t, depth / n.max(1.0))
 }
 
 fn main() {

@@ -370,7 +370,7 @@ impl Progress {
 }
 
 /// Repetition keys recorded since the last irreversible move.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub struct RepetitionTable {
     keys: Vec<u64>,
     /// A one-hash Bloom filter of `keys`: most positions are new, and a
@@ -385,6 +385,20 @@ pub struct RepetitionTable {
 }
 
 const SEEN_WORDS: usize = 8;
+
+/// A clone has room for the next keys: searches clone a state and play a
+/// move on it (one allocation, not an allocation and a reallocation).
+impl Clone for RepetitionTable {
+    fn clone(&self) -> Self {
+        let mut keys = Vec::with_capacity(self.keys.len() + 4);
+        keys.extend_from_slice(&self.keys);
+        RepetitionTable {
+            keys,
+            seen: self.seen,
+            seen_len: self.seen_len,
+        }
+    }
+}
 
 impl RepetitionTable {
     /// The word and bit of `key` in the filter (top bits: Zobrist keys are

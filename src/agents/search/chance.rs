@@ -70,7 +70,7 @@ impl Engine {
         let outcomes = self.outcomes(g);
         // Per outcome: lower and upper bound of its value for `pov`.
         let mut bounds = vec![(LO, HI); outcomes.len()];
-        if self.params.star2 && depth >= 2 && outcomes.len() > 1 {
+        if self.params.star2 && depth >= 1 && outcomes.len() > 1 {
             let (mut lo_sum, mut hi_sum) = (0.0, 0.0);
             for (i, &(id, p)) in outcomes.iter().enumerate() {
                 let mut child = g.clone();

@@ -50,10 +50,59 @@ const MAX_EXPANDED_OUTCOMES: usize = 8;
 /// Game-phase weight of N, B, R, Q.
 const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
 
-/// Board terms, White minus Black, in centipawns.
-pub fn board_cp(p: &Position, w: &Weights) -> f64 {
+/// Piece-square values (material, centrality, advance) of every colour,
+/// role and square of one board geometry, middlegame and endgame, so that
+/// [`board_cp`] adds one table entry per piece.
+#[derive(Clone, Debug)]
+pub struct SquareTable {
+    files: i32,
+    ranks: i32,
+    /// `[colour][role][square] = (mg, eg)`.
+    table: [[[(f64, f64); 64]; 6]; 2],
+}
+
+impl SquareTable {
+    pub fn new(w: &Weights, files: i32, ranks: i32) -> SquareTable {
+        let mut table = [[[(0.0, 0.0); 64]; 6]; 2];
+        for c in Color::ALL {
+            for r in Role::ALL {
+                let i = r.index();
+                for sq in 0..64i32 {
+                    let (f, rank) = (sq % 8, sq / 8);
+                    let rel = if c == Color::White {
+                        rank
+                    } else {
+                        ranks - 1 - rank
+                    };
+                    let center = f.min(files - 1 - f) + rel.min(ranks - 1 - rel);
+                    let adv = if r == Role::Pawn {
+                        (rel * rel) as f64 / (ranks - 1) as f64
+                    } else {
+                        rel as f64
+                    };
+                    table[c as usize][i][sq as usize] = (
+                        w.mg_value[i]
+                            + w.mg_center[i] * center as f64
+                            + w.mg_advance[i] * rel as f64,
+                        w.eg_value[i] + w.eg_center[i] * center as f64 + w.eg_advance[i] * adv,
+                    );
+                }
+            }
+        }
+        SquareTable {
+            files,
+            ranks,
+            table,
+        }
+    }
+}
+
+/// Board terms, White minus Black, in centipawns (`sq` holds the
+/// piece-square values of `w` for the position's geometry).
+pub fn board_cp(p: &Position, w: &Weights, sq: &SquareTable) -> f64 {
     let geo = p.geometry();
     let (files, ranks) = (geo.files as i32, geo.ranks as i32);
+    debug_assert!(sq.files == files && sq.ranks == ranks);
     let full_phase = if files * ranks >= 64 { 24 } else { 8 };
     let occ = p.occupied();
     let mut mg = 0.0;
@@ -62,41 +111,31 @@ pub fn board_cp(p: &Position, w: &Weights) -> f64 {
     for c in Color::ALL {
         let sign = if c == Color::White { 1.0 } else { -1.0 };
         let own = p.by_color(c);
+        let (mut m, mut e) = (0.0, 0.0);
         for r in Role::ALL {
             let i = r.index();
             let pieces: Bitboard = p.pieces(c, r);
-            let n = pieces.count() as f64;
             phase += PHASE[i] * pieces.count() as i32;
-            let (mut m, mut e) = (w.mg_value[i] * n, w.eg_value[i] * n);
-            for sq in pieces {
-                let f = (sq % 8) as i32;
-                let rank = (sq / 8) as i32;
-                let rel = if c == Color::White {
-                    rank
-                } else {
-                    ranks - 1 - rank
-                };
-                let center = f.min(files - 1 - f) + rel.min(ranks - 1 - rel);
-                m += w.mg_center[i] * center as f64 + w.mg_advance[i] * rel as f64;
-                let adv = if r == Role::Pawn {
-                    (rel * rel) as f64 / (ranks - 1) as f64
-                } else {
-                    rel as f64
-                };
-                e += w.eg_center[i] * center as f64 + w.eg_advance[i] * adv;
-                if w.mg_mobility[i] != 0.0 || w.eg_mobility[i] != 0.0 {
-                    let mob = (p.role_attacks(c, r, sq, occ) & !own).count() as f64;
-                    m += w.mg_mobility[i] * mob;
-                    e += w.eg_mobility[i] * mob;
+            let mobile = w.mg_mobility[i] != 0.0 || w.eg_mobility[i] != 0.0;
+            let squares = &sq.table[c as usize][i];
+            let mut mob = 0;
+            for s in pieces {
+                let (a, b) = squares[s as usize];
+                m += a;
+                e += b;
+                if mobile {
+                    mob += (p.role_attacks(c, r, s, occ) & !own).count();
                 }
             }
+            m += w.mg_mobility[i] * mob as f64;
+            e += w.eg_mobility[i] * mob as f64;
             if r == Role::Bishop && pieces.more_than_one() {
                 m += w.bishop_pair;
                 e += w.bishop_pair;
             }
-            mg += sign * m;
-            eg += sign * e;
         }
+        mg += sign * m;
+        eg += sign * e;
     }
     let ph = phase.min(full_phase) as f64 / full_phase as f64;
     mg * ph + eg * (1.0 - ph)
@@ -105,7 +144,9 @@ pub fn board_cp(p: &Position, w: &Weights) -> f64 {
 /// Evaluates states for a player, caching the last board evaluated (the
 /// outcomes of a roll often leave the board as it was).
 pub struct Evaluator {
-    pub weights: Weights,
+    weights: Weights,
+    /// Piece-square values of `weights` for the last geometry evaluated.
+    squares: Option<SquareTable>,
     last: Option<(Position, u64, f64)>,
     outcomes: Outcomes,
 }
@@ -114,6 +155,7 @@ impl Evaluator {
     pub fn new(weights: Weights) -> Evaluator {
         Evaluator {
             weights,
+            squares: None,
             last: None,
             outcomes: Outcomes::new(),
         }
@@ -128,7 +170,15 @@ impl Evaluator {
                 return v + extra;
             }
         }
-        let v = board_cp(p, &self.weights);
+        let geo = p.geometry();
+        let (files, ranks) = (geo.files as i32, geo.ranks as i32);
+        let sq = match &self.squares {
+            Some(t) if t.files == files && t.ranks == ranks => t,
+            _ => self
+                .squares
+                .insert(SquareTable::new(&self.weights, files, ranks)),
+        };
+        let v = board_cp(p, &self.weights, sq);
         self.last = Some((p.clone(), p.hash(), v));
         v + extra
     }
@@ -149,6 +199,13 @@ impl Evaluator {
             };
         }
         v
+    }
+
+    /// Whether chance node `g` has more outcomes than a horizon expands
+    /// ([`Evaluator::at_chance`] values it by its own static value).
+    pub fn is_wide<G: Evaluate>(&mut self, g: &G) -> bool {
+        g.chance_outcomes(&mut self.outcomes);
+        self.outcomes.len() > MAX_EXPANDED_OUTCOMES
     }
 
     /// The static value of a chance node for `pov`: the exact expectation

@@ -230,11 +230,12 @@ impl Engine {
                 }
             };
             if self.stopped {
-                // A move that beat the previous best in a completed search.
+                // The best of the moves this deeper iteration completed (the
+                // previous best is searched first, so once it completed, its
+                // deeper value is known: a shallower value, e.g. of a capture
+                // whose recapture lay beyond the horizon, does not outvote it).
                 if let Some(rb) = self.root_best {
-                    if rb.0 != best.0 && rb.1 > best.1 {
-                        best = rb;
-                    }
+                    best = rb;
                 }
                 break;
             }
@@ -354,10 +355,14 @@ impl Engine {
         match g.node() {
             Node::Terminal => terminal_value(g, pov, ply),
             Node::Chance => {
+                // At the horizon only narrow chance nodes are expanded: a
+                // quiescence search per outcome of a Vegas roll (30) costs
+                // more than a whole ply.
                 let expand = depth > 0
                     || (depth == 0
                         && self.params.qsearch
-                        && self.params.qchance == QChance::Expect);
+                        && self.params.qchance == QChance::Expect
+                        && !self.eval.is_wide(g));
                 if !expand || chain >= MAX_CHANCE_CHAIN || ply >= MAX_PLY - 2 {
                     return self
                         .eval

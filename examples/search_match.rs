@@ -1,0 +1,86 @@
+//! Quick Rust-side probes of the `search` agent (no Python build needed):
+//!
+//! `cargo run --release --example search_match -- nodes VARIANT SPEC [POSITIONS]`
+//! prints nodes per completed depth on random positions;
+//! `cargo run --release --example search_match -- match VARIANT SPEC_A SPEC_B GAMES SEED`
+//! plays `GAMES` games with colours alternated and prints A's score.
+
+use dicechess::agents::{play_game, Agent, AgentSpec};
+use dicechess::board::MoveList;
+use dicechess::sim::{game_rng, random_move, sample_outcome};
+use dicechess::variants::{AnyGame, Game, Node, Options, Outcomes};
+use dicechess::with_game;
+
+fn position(variant: &str, seed: u64, plies: u32) -> AnyGame {
+    let mut g = AnyGame::new(variant, &Options::new()).unwrap();
+    let mut rng = game_rng(seed, 0);
+    let (mut ml, mut o) = (MoveList::new(), Outcomes::new());
+    with_game!(&mut g, x => {
+        let mut made = 0;
+        loop {
+            match x.node() {
+                Node::Terminal => break,
+                Node::Chance => {
+                    let a = sample_outcome(x, &mut rng, &mut o);
+                    x.apply_outcome(a);
+                }
+                Node::Decision(_) => {
+                    if made >= plies {
+                        break;
+                    }
+                    let m = random_move(x, &mut rng, &mut ml);
+                    x.play(m);
+                    made += 1;
+                }
+            }
+        }
+    });
+    g
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args[0].as_str() {
+        "nodes" => {
+            let n: u64 = args.get(3).map_or(6, |s| s.parse().unwrap());
+            for i in 0..n {
+                let g = position(&args[1], i, 10 + 4 * i as u32);
+                let mut a = Agent::new(AgentSpec::parse(&args[2]).unwrap());
+                let r = with_game!(&g, x => {
+                    if !matches!(x.node(), Node::Decision(_)) { continue; }
+                    a.search_info(x, &mut game_rng(i, 0), (None, None, None), None)
+                })
+                .unwrap();
+                println!(
+                    "pos {i}: depth {} nodes {} value {:.0}",
+                    r.depth, r.nodes, r.value
+                );
+            }
+        }
+        "match" => {
+            let games: u64 = args[4].parse().unwrap();
+            let seed: u64 = args[5].parse().unwrap();
+            let mut points = 0.0;
+            for i in 0..games {
+                let a = Agent::new(AgentSpec::parse(&args[2]).unwrap());
+                let b = Agent::new(AgentSpec::parse(&args[3]).unwrap());
+                let a_first = i % 2 == 0;
+                let mut agents = if a_first { [a, b] } else { [b, a] };
+                let mut g = AnyGame::new(&args[1], &Options::new()).unwrap();
+                let mut rng = game_rng(seed, i / 2);
+                let w = with_game!(&mut g, x => {
+                    play_game(x, &mut agents, &mut rng);
+                    x.winner()
+                });
+                let p = match w {
+                    Some(p) => ((p == 0) == a_first) as u32 as f64,
+                    None => 0.5,
+                };
+                points += p;
+                eprintln!("game {i}: {p} (total {points}/{})", i + 1);
+            }
+            println!("{} {} vs {}: {points}/{games}", args[1], args[2], args[3]);
+        }
+        _ => panic!("mode: nodes | match"),
+    }
+}
