@@ -13,6 +13,7 @@ mod dice_chess3;
 mod dice_play;
 mod fluky;
 mod gardner;
+mod gardner_draw;
 mod hardening;
 mod luck;
 mod mcts;

@@ -179,9 +179,7 @@ impl CubicCheckers {
         let active = self.active(c);
         any_plain(active, self.pos.occupied())
             || self.jumps_enabled(c) && {
-                let b = self.jump_board(c, Bitboard::EMPTY);
-                let mut active = active;
-                Iterator::any(&mut active, |sq| b.can_jump(sq))
+                self.jump_board(c, Bitboard::EMPTY).jumpers(active).any()
             }
     }
 
@@ -297,7 +295,17 @@ impl Game for CubicCheckers {
         let active = self.active(us);
         if self.jumps_enabled(us) {
             let b = self.jump_board(us, Bitboard::EMPTY);
-            for from in active {
+            let jumpers = b.jumpers(active);
+            debug_assert_eq!(
+                jumpers,
+                Bitboard(
+                    active
+                        .filter(|&sq| b.can_jump(sq))
+                        .fold(0, |m, sq| m | 1 << sq)
+                )
+            );
+            // Cubes without a jump add nothing: skip their search.
+            for from in jumpers {
                 b.add_longest(from, &mut best, out);
             }
         }

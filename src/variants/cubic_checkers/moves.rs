@@ -75,6 +75,46 @@ impl JumpBoard {
         self.for_each_jump(from, |_, _| any = true);
         any
     }
+
+    /// The cubes on `movers` that have a jump, found for all of them at once
+    /// with shifts (the same set as `can_jump` one by one): a cube can jump
+    /// along a direction when empty squares lead it to an enemy cube not
+    /// jumped yet with an empty square right behind it.
+    pub fn jumpers(&self, movers: Bitboard) -> Bitboard {
+        let empty = !self.occ.0;
+        let targets = (self.theirs & !self.jumped).0;
+        let mut out = 0;
+        for d in 0..4 {
+            let back = 3 - d;
+            let jumpable = targets & step(empty, back);
+            // Empty squares from which `d` runs over empty squares into a
+            // jumpable cube.
+            let mut run = step(jumpable, back) & empty;
+            loop {
+                let more = run | step(run, back) & empty;
+                if more == run {
+                    break;
+                }
+                run = more;
+            }
+            out |= step(jumpable | run, back);
+        }
+        movers & Bitboard(out)
+    }
+}
+
+/// Shifts every square one step along diagonal direction `d` (NE, NW, SE,
+/// SW; `3 - d` is the opposite one), dropping those that leave the board.
+#[inline(always)]
+fn step(b: u64, d: usize) -> u64 {
+    const NOT_A: u64 = !0x0101_0101_0101_0101;
+    const NOT_H: u64 = !0x8080_8080_8080_8080;
+    match d {
+        0 => (b & NOT_H) << 9,
+        1 => (b & NOT_A) << 7,
+        2 => (b & NOT_H) >> 7,
+        _ => (b & NOT_A) >> 9,
+    }
 }
 
 /// Plain moves of the cubes on `movers`: any number of empty squares along a

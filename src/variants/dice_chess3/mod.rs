@@ -350,8 +350,9 @@ impl Game for DiceChess3 {
         }
         let (pos, left, need) = (&self.pos, &self.left, self.need - 1);
         let wit = turn::Witnesses::new(pos, out);
+        let chains = wit.chains_per_face(pos, left, need);
         out.retain(|m| {
-            turn::captures_king(pos, m) || turn::keeps_maximum(pos, &wit, left, m, need)
+            turn::captures_king(pos, m) || turn::keeps_maximum(pos, &wit, &chains, left, m, need)
         });
     }
     fn play(&mut self, mv: Move) {

@@ -55,6 +55,7 @@ pub fn can_use(pos: &Position, left: &DiceLeft, need: u8) -> bool {
     if need == 0 {
         return true;
     }
+    let mut ml = MoveList::new();
     for f in 0..6 {
         if left[f] == 0 {
             continue;
@@ -66,7 +67,6 @@ pub fn can_use(pos: &Position, left: &DiceLeft, need: u8) -> bool {
             }
             continue;
         }
-        let mut ml = MoveList::new();
         pos.pseudo_moves_of(role, &mut ml);
         let mut rest = *left;
         rest[f] -= 1;
@@ -92,7 +92,7 @@ pub fn max_usable(pos: &Position, left: &DiceLeft) -> u8 {
     let bound = usable_bound(pos, left, &list);
     (1..=bound)
         .rev()
-        .find(|&k| wit.chain(pos, Bitboard::EMPTY, left, k) || can_use(pos, left, k))
+        .find(|&k| wit.chain(pos, Bitboard::EMPTY, left, k).is_some() || can_use(pos, left, k))
         .unwrap_or(0)
 }
 
@@ -178,6 +178,14 @@ fn changed_squares(mv: Move, turn: Color) -> Bitboard {
     }
 }
 
+/// Whether the piece `mv` moves can move straight back afterwards (its
+/// from square is then empty and the squares crossed are unchanged): any
+/// plain move of a piece but a pawn.
+#[inline(always)]
+fn reversible(pos: &Position, mv: Move) -> bool {
+    mv.kind() == MoveKind::Normal && pos.role_at(mv.from()) != Some(Role::Pawn)
+}
+
 /// The squares a move needs as they are: from, to and the squares crossed.
 #[inline(always)]
 fn footprint(mv: Move) -> Bitboard {
@@ -217,11 +225,18 @@ impl Witnesses {
 
     /// Whether `need` dice of `rest` can be used by witnesses one after the
     /// other, none touching a square changed before (`touched`) or used by
-    /// another, none but the last taking the king. Sufficient, not
-    /// necessary: a `false` is settled by the exact search.
-    pub fn chain(&self, pos: &Position, touched: Bitboard, rest: &DiceLeft, need: u8) -> bool {
+    /// another, none but the last taking the king: if so, `touched` and the
+    /// squares of the chain found. Sufficient, not necessary: a `None` is
+    /// settled by the exact search.
+    pub fn chain(
+        &self,
+        pos: &Position,
+        touched: Bitboard,
+        rest: &DiceLeft,
+        need: u8,
+    ) -> Option<Bitboard> {
         if need == 0 {
-            return true;
+            return Some(touched);
         }
         for f in 0..6 {
             if rest[f] == 0 {
@@ -233,30 +248,87 @@ impl Witnesses {
                     continue;
                 }
                 if need == 1 {
-                    return true;
+                    return Some(touched | fp);
                 }
                 if captures_king(pos, w) {
                     continue;
                 }
                 let mut rest2 = *rest;
                 rest2[f] -= 1;
-                if self.chain(pos, touched | fp, &rest2, need - 1) {
-                    return true;
+                if let Some(squares) = self.chain(pos, touched | fp, &rest2, need - 1) {
+                    return Some(squares);
+                }
+                // The same piece back with a second die of its face (two
+                // dice of one face and a single piece that can use them).
+                if rest2[f] > 0 && reversible(pos, w) {
+                    if need == 2 {
+                        return Some(touched | fp);
+                    }
+                    rest2[f] -= 1;
+                    if let Some(squares) = self.chain(pos, touched | fp, &rest2, need - 2) {
+                        return Some(squares);
+                    }
                 }
             }
         }
-        false
+        None
+    }
+
+    /// For each face of the dice `left`, the squares of one witness chain
+    /// that uses `need` of the other dice from here (`None`: no chain).
+    /// A move of that face that changes none of these squares keeps the
+    /// chain valid, so it keeps the maximum without a search of its own.
+    pub fn chains_per_face(
+        &self,
+        pos: &Position,
+        left: &DiceLeft,
+        need: u8,
+    ) -> [Option<Bitboard>; 6] {
+        let mut out = [None; 6];
+        for (f, squares) in out.iter_mut().enumerate() {
+            if left[f] > 0 {
+                let mut rest = *left;
+                rest[f] -= 1;
+                *squares = self.chain(pos, Bitboard::EMPTY, &rest, need);
+            }
+        }
+        out
     }
 }
 
 /// Whether, after `mv` (a move of the dice `left`), the rest of the dice can
 /// still be used `need` more times. `wit` holds the witnesses of the current
-/// move list.
-pub fn keeps_maximum(pos: &Position, wit: &Witnesses, left: &DiceLeft, mv: Move, need: u8) -> bool {
+/// move list, `chains` its [`Witnesses::chains_per_face`].
+pub fn keeps_maximum(
+    pos: &Position,
+    wit: &Witnesses,
+    chains: &[Option<Bitboard>; 6],
+    left: &DiceLeft,
+    mv: Move,
+    need: u8,
+) -> bool {
+    let face = face_of(pos, mv);
+    let changed = changed_squares(mv, pos.turn());
     let mut rest = *left;
-    rest[face_of(pos, mv)] -= 1;
-    if wit.chain(pos, changed_squares(mv, pos.turn()), &rest, need) {
-        return true;
+    rest[face] -= 1;
+    match chains[face] {
+        Some(squares) if (squares & changed).is_empty() => return true,
+        // A chain that must also avoid `changed` exists only if one exists.
+        Some(_) if wit.chain(pos, changed, &rest, need).is_some() => return true,
+        _ => {}
+    }
+    // The moved piece back with a die of its face, then a chain clear of
+    // every square the move needed.
+    if rest[face] > 0 && reversible(pos, mv) {
+        let mut after_back = rest;
+        after_back[face] -= 1;
+        if need == 1
+            || wit
+                .chain(pos, footprint(mv), &after_back, need - 1)
+                .is_some()
+        {
+            return true;
+        }
     }
     let mut p = pos.clone();
     play_within_turn(&mut p, mv);
