@@ -12,7 +12,9 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use crate::variants::{api, snapshot, AnyGame, Game, GameError, Options, Termination, VARIANTS};
+use crate::variants::{
+    api, identity, snapshot, AnyGame, Game, GameError, Options, Termination, VARIANTS,
+};
 use crate::with_game;
 
 mod paired;
@@ -332,6 +334,27 @@ impl PyState {
     /// An independent copy of the state.
     fn clone(&self) -> PyState {
         Clone::clone(self)
+    }
+
+    /// An independent copy of the state (= `clone()`).
+    fn copy(&self) -> PyState {
+        Clone::clone(self)
+    }
+
+    /// Equal by full state (variant, options, board, dice and turn state,
+    /// counters, repetition keys; not the history): see docs/records.md.
+    fn __eq__(&self, other: PyRef<'_, PyState>) -> bool {
+        identity::same_state(&self.game, &other.game)
+    }
+
+    fn __hash__(&self) -> u64 {
+        identity::state_key(&self.game)
+    }
+
+    /// A 64-bit key of the full state, the same on every run and platform
+    /// (equal states, equal keys): for tables and files.
+    fn key(&self) -> u64 {
+        identity::state_key(&self.game)
     }
 
     fn __copy__(&self) -> PyState {
