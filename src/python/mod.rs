@@ -18,6 +18,7 @@ use crate::variants::{
 use crate::with_game;
 
 mod paired;
+mod records;
 mod vecenv;
 
 fn value_error(e: GameError) -> PyErr {
@@ -529,5 +530,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(callables::_playouts_callable, m)?)?;
     agents::register(m)?;
     paired::register(m)?;
+    records::register(m)?;
     Ok(())
 }
