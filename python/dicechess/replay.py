@@ -79,7 +79,7 @@ def viewer(rec: Record, size: int = 360) -> Any:
     """A Jupyter replay: a slider over the game's steps with the board (needs
     ipywidgets), else :func:`html_list`."""
     try:
-        import ipywidgets as widgets  # type: ignore[import-not-found]
+        import ipywidgets as widgets  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         return html_list(rec, size=min(size, 240))
     states = list(rec.states())
