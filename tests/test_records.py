@@ -204,3 +204,24 @@ def test_bad_arguments() -> None:
         records.to_pgn("e4")  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         records.read_pgn(b"1. e4")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("variant", "agents"), [("vegas", ("random", "random")), ("fluky", ("greedy", "random"))]
+)
+def test_playouts_save_their_games(tmp_path, variant: str, agents: tuple[str, str]) -> None:  # type: ignore[no-untyped-def]
+    plain = dc.playouts(variant, 12, seed=4, agents=agents, max_plies=80)
+    saved = dc.playouts(variant, 12, seed=4, agents=agents, max_plies=80, save=tmp_path / "g.jsonl")
+    assert (plain.winner == saved.winner).all() and (plain.plies == saved.plies).all()
+    recs = records.read_jsonl(tmp_path / "g.jsonl")
+    assert len(recs) == 12
+    for i, r in enumerate(recs):
+        s = r.state()
+        assert s.is_terminal() and s.plies == saved.plies[i]
+        w = s.winner()
+        expected = w if w is not None else (-2 if s.termination() == "max_plies" else -1)
+        assert expected == saved.winner[i]
+        assert dc.TERMINATIONS.index(s.termination()) == saved.termination[i]
+        assert r.seed == 4 and r.tags["Game"] == str(i) and r.options["max_plies"] == 80
+    with pytest.raises(ValueError, match="built-in"):
+        dc.playouts("chess", 2, agents=(lambda s: s.legal_actions()[0], "random"), save="x.jsonl")

@@ -24,6 +24,7 @@ __all__ = [
     "_pgn_read",
     "_jsonl_write",
     "_jsonl_read",
+    "_recorded_playouts",
     "_random_playouts",
     "VecEnv",
     "AGENT_SPECS",
@@ -159,6 +160,15 @@ def _jsonl_write(
 def _jsonl_read(
     text: str,
 ) -> list[tuple[str, str, list[int], list[tuple[str, str]], int | None]]: ...
+def _recorded_playouts(
+    variant: str,
+    agents: tuple[str, str],
+    seed: int,
+    start: int,
+    count: int,
+    threads: int | None = None,
+    **options: Any,
+) -> list[list[int]]: ...
 def variants() -> list[str]:
     """The names of the variants."""
 

@@ -26,9 +26,11 @@ from ._core import State
 
 __all__ = [
     "Record",
+    "read_file",
     "read_jsonl",
     "read_pgn",
     "record",
+    "save_playouts",
     "to_jsonl_line",
     "to_pgn",
     "write_jsonl",
@@ -161,3 +163,30 @@ def _write(chunks: Iterable[str], file: PathOrFile) -> int:
             file.write(c)
             n += 1
     return n
+
+
+def save_playouts(
+    path: PathOrFile,
+    result: Any,
+    specs: tuple[Any, Any],
+    threads: int | None,
+    variant_options: dict[str, Any],
+) -> int:
+    """Writes the records of a ``playouts`` run (its games replayed in Rust
+    with their actions recorded) as JSON Lines; returns how many."""
+    n = len(result.winner)
+    actions = _core._recorded_playouts(
+        result.variant, specs, result.seed, 0, n, threads, **variant_options
+    )
+    p0, p1 = result.agents
+    games = (
+        Record(
+            result.variant,
+            result.options,
+            acts,
+            {"Player0": p0, "Player1": p1, "Game": str(i)},
+            result.seed,
+        )  # fmt: skip
+        for i, acts in enumerate(actions)
+    )
+    return write_jsonl(games, path)

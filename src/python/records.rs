@@ -77,10 +77,38 @@ fn _jsonl_read(py: Python<'_>, text: &str) -> PyResult<Vec<RecordTuple>> {
     Ok(recs.into_iter().map(to_tuple).collect())
 }
 
+/// The actions of games `start .. start+count` of a `_playouts` run (the
+/// same games), for runs that save their records; the GIL released.
+#[pyfunction]
+#[pyo3(signature = (variant, agents, seed, start, count, threads = None, **options))]
+#[allow(clippy::too_many_arguments)]
+fn _recorded_playouts<'py>(
+    py: Python<'py>,
+    variant: &str,
+    agents: (Bound<'py, PyAny>, Bound<'py, PyAny>),
+    seed: u64,
+    start: u64,
+    count: u64,
+    threads: Option<usize>,
+    options: Option<&Bound<'_, pyo3::types::PyDict>>,
+) -> PyResult<Vec<Vec<u32>>> {
+    super::check_threads(threads)?;
+    super::check_batch(count)?;
+    let specs = [
+        super::agents::parse_spec(&agents.0)?,
+        super::agents::parse_spec(&agents.1)?,
+    ];
+    let proto = super::new_game(variant, options)?;
+    super::interrupt::detach(py, || {
+        crate::sim::recorded::recorded_games(&proto, &specs, seed, start, count, threads)
+    })
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_pgn_write, m)?)?;
     m.add_function(wrap_pyfunction!(_pgn_read, m)?)?;
     m.add_function(wrap_pyfunction!(_jsonl_write, m)?)?;
     m.add_function(wrap_pyfunction!(_jsonl_read, m)?)?;
+    m.add_function(wrap_pyfunction!(_recorded_playouts, m)?)?;
     Ok(())
 }
