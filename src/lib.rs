@@ -10,6 +10,7 @@ pub mod interrupt;
 pub mod notation;
 pub mod perft;
 pub mod play;
+pub mod record;
 pub mod sim;
 pub mod variants;
 

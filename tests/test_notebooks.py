@@ -21,6 +21,7 @@ def test_notebooks_exist() -> None:
         "02_win_rates.ipynb",
         "03_luck_vs_skill.ipynb",
         "04_rl_masked_policy.ipynb",
+        "05_records_replay.ipynb",
     ]
 
 

@@ -60,10 +60,11 @@ def test_rgb_array(variant):
     img = render.rgb_array(s, square=20)
     n = s.observation_tensor().shape[1]
     assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
-    assert img.shape[1] == n * 20 and img.shape[0] > n * 20
+    m = render.margin(20)
+    assert img.shape[1] == n * 20 + m and img.shape[0] > n * 20
     # a1 is dark (board colours visible in the corners, outside the pieces' discs)
-    assert tuple(img[(n - 1) * 20 + 1, 1]) == render._DARK
-    assert tuple(img[(n - 1) * 20 + 1, (n - 1) * 20 + 1]) == (
+    assert tuple(img[(n - 1) * 20 + 1, m + 1]) == render._DARK
+    assert tuple(img[(n - 1) * 20 + 1, m + (n - 1) * 20 + 1]) == (
         render._DARK if n % 2 else render._LIGHT
     )
 

@@ -20,6 +20,11 @@ __all__ = [
     "observation_planes",
     "perft",
     "_state_from_bytes",
+    "_pgn_write",
+    "_pgn_read",
+    "_jsonl_write",
+    "_jsonl_read",
+    "_recorded_playouts",
     "_random_playouts",
     "VecEnv",
     "AGENT_SPECS",
@@ -123,6 +128,13 @@ class State:
         point of view (default: the player to move, or 0 at chance/terminal nodes)."""
     def clone(self) -> State:
         """An independent copy of the state."""
+    def copy(self) -> State:
+        """An independent copy of the state (= ``clone()``)."""
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def key(self) -> int:
+        """A 64-bit key of the full state, the same on every run and platform
+        (equal states, equal keys): for tables and files."""
     def __copy__(self) -> State: ...
     def __deepcopy__(self, _memo: Any = None) -> State: ...
     def __reduce__(self) -> tuple[Any, tuple[bytes]]: ...
@@ -130,6 +142,33 @@ class State:
         """Jupyter display: an SVG board drawn by ``dicechess.render.svg``."""
 
 def _state_from_bytes(data: bytes) -> State: ...
+def _pgn_write(
+    variant: str,
+    options_json: str,
+    actions: list[int],
+    tags: list[tuple[str, str]],
+    seed: int | None = None,
+) -> str: ...
+def _pgn_read(text: str) -> list[tuple[str, str, list[int], list[tuple[str, str]], int | None]]: ...
+def _jsonl_write(
+    variant: str,
+    options_json: str,
+    actions: list[int],
+    tags: list[tuple[str, str]],
+    seed: int | None = None,
+) -> str: ...
+def _jsonl_read(
+    text: str,
+) -> list[tuple[str, str, list[int], list[tuple[str, str]], int | None]]: ...
+def _recorded_playouts(
+    variant: str,
+    agents: tuple[str, str],
+    seed: int,
+    start: int,
+    count: int,
+    threads: int | None = None,
+    **options: Any,
+) -> list[list[int]]: ...
 def variants() -> list[str]:
     """The names of the variants."""
 

@@ -145,6 +145,11 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--depth", type=_positive, default=None)
     an.add_argument("--agent", default="search", help="a search spec (default: search)")
 
+    rp = sub.add_parser("replay", help="replay recorded games (PGN or .jsonl)")
+    rp.add_argument("file", help="a PGN file, or JSON Lines (.jsonl)")
+    rp.add_argument("--game", type=int, default=None, help="only game N (from 1)")
+    rp.add_argument("--svg", metavar="DIR", default=None, help="write SVG boards into DIR")
+
     be = sub.add_parser("bench", help="random playout speed per variant")
     be.add_argument("--games", type=_positive, default=2000)
     be.add_argument("--threads", type=_positive, default=None)
@@ -294,6 +299,33 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from .records import read_file
+    from .replay import svg_files, text_steps
+
+    try:
+        recs = read_file(args.file)
+    except OSError as e:
+        print(f"dicechess: cannot read {args.file}: {e.strerror}", file=sys.stderr)
+        return 2
+    chosen = list(enumerate(recs, 1))
+    if args.game is not None:
+        if not 1 <= args.game <= len(recs):
+            print(f"dicechess: --game must be 1..{len(recs)}", file=sys.stderr)
+            return 2
+        chosen = [chosen[args.game - 1]]
+    for n, rec in chosen:
+        if args.svg is not None:
+            paths = svg_files(rec, Path(args.svg) / f"game_{n:03d}")
+            print(f"game {n}: {len(paths)} boards in {paths[0].parent}")
+            continue
+        print(f"== game {n} ({rec.variant})")
+        for step in text_steps(rec):
+            print(step)
+            print()
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -306,6 +338,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "perft": _cmd_perft,
         "bench": _cmd_bench,
         "analyse": _cmd_analyse,
+        "replay": _cmd_replay,
     }
     try:
         return handlers[args.command](args)

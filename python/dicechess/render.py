@@ -28,6 +28,9 @@ __all__ = [
     "ansi",
     "board",
     "caption",
+    "check_square",
+    "last_move_squares",
+    "margin",
     "dice_faces",
     "dice_used",
     "paused_squares",
@@ -132,24 +135,103 @@ def dice_used(state: State) -> list[bool]:
     return used
 
 
+def _before_last_decision(state: State) -> State | None:
+    """The state before the last decision of the game (replayed from its
+    history), or None when no decision was made yet."""
+    from ._core import State as _State
+
+    s = _State(state.variant, **state.options)
+    before = None
+    for a in state.history():
+        if not s.is_chance_node():
+            before = s.copy()
+        s.apply_action(a)
+    return before
+
+
+def last_move_squares(state: State) -> list[tuple[int, int]]:
+    """The squares the last decision changed, as ``(row, file)`` indices of
+    :func:`board` (a move's from and to squares, a drop's square, both
+    squares of castling); empty before the first decision and for a pass."""
+    before = _before_last_decision(state)
+    if before is None:
+        return []
+    after = before.copy()
+    hist = state.history()
+    after.apply_action(hist[len(before.history())])
+    a, b = board(before), board(after)
+    return [
+        (r, f)
+        for r in range(len(a))
+        for f in range(max(len(a[r]), len(b[r])))
+        if (a[r][f] if f < len(a[r]) else None) != (b[r][f] if f < len(b[r]) else None)
+    ]
+
+
+def check_square(state: State) -> tuple[int, int] | None:
+    """The king the last decision gave check to (its SAN ends in ``+`` or
+    ``#``), as ``(row, file)`` of :func:`board`; None otherwise."""
+    before = _before_last_decision(state)
+    if before is None:
+        return None
+    a = state.history()[len(before.history())]
+    if not before.action_to_string(a).endswith(("+", "#")):
+        return None
+    rows = board(state)
+    changed = last_move_squares(state)
+    movers = [p for r, f in changed if (p := rows[r][f])]
+    if not movers:
+        return None
+    king = "k" if movers[0].isupper() else "K"
+    for r, row in enumerate(rows):
+        for f, p in enumerate(row):
+            if p == king:
+                return (r, f)
+    return None
+
+
 def ansi(state: State) -> str:
     """``str(state)``: the board diagram and the status lines."""
     return str(state)
 
 
+#: Highlight colours: the last move's squares and the king in check.
+_LAST_HEX, _LAST = "#cdd26a", (205, 210, 106)
+_CHECK_HEX, _CHECK = "#e05050", (224, 80, 80)
+
+
+def margin(square: float) -> int:
+    """Width of the coordinate margins (ranks left, files below the board)."""
+    return max(10, round(square * 0.4))
+
+
+def _caption_size(lines: list[str], width: float, largest: float) -> float:
+    """A monospace font size at which every line fits in ``width``
+    (characters are about 0.6 em wide)."""
+    longest = max((len(ln) for ln in lines), default=1)
+    return max(4.0, min(largest, (width - 8) / (0.6 * max(longest, 1))))
+
+
 def svg(state: State, size: int = 360) -> str:
-    """An SVG drawing of the state: board, pieces (Cubic Checkers: each cube by
-    its face, paused cubes framed in red), dice faces and status."""
+    """An SVG drawing of the state: board with file and rank coordinates,
+    the last move's squares and a checked king highlighted, pieces (Cubic
+    Checkers: each cube by its face, paused cubes framed in red), dice faces
+    (used dice greyed) and the status lines (stocks, pending rolls, ...),
+    in a font size that fits the width."""
     rows = board(state)
     nr = len(rows)
     nf = max((len(r) for r in rows), default=8)
     sq = size / max(nr, nf)
+    m = margin(sq)
     lines = caption(state)
     faces = dice_faces(state)
-    line_h = 16
+    width = nf * sq + m
+    cap = _caption_size(lines, width, 12)
+    line_h = cap * 1.35
     dice_h = sq * 0.8 + 8 if faces else 0
-    width = nf * sq
-    height = nr * sq + dice_h + line_h * len(lines) + 8
+    height = nr * sq + m + dice_h + line_h * len(lines) + 8
+    last = set(last_move_squares(state))
+    check = check_square(state)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
         f'viewBox="0 0 {width:.1f} {height:.1f}">',
@@ -158,9 +240,15 @@ def svg(state: State, size: int = 360) -> str:
     for r, row in enumerate(rows):
         for f in range(nf):
             color = _DARK_HEX if (nr - 1 - r + f) % 2 == 0 else _LIGHT_HEX  # a1 dark
-            x, y = f * sq, r * sq
+            cls = "square"
+            if (r, f) in last:
+                color, cls = _LAST_HEX, "square last-move"
+            if (r, f) == check:
+                color, cls = _CHECK_HEX, "square check"
+            x, y = m + f * sq, r * sq
             out.append(
-                f'<rect x="{x:.1f}" y="{y:.1f}" width="{sq:.1f}" height="{sq:.1f}" fill="{color}"/>'
+                f'<rect x="{x:.1f}" y="{y:.1f}" width="{sq:.1f}" height="{sq:.1f}" '
+                f'fill="{color}" class="{cls}"/>'
             )
             piece = row[f] if f < len(row) else None
             if piece:
@@ -170,13 +258,25 @@ def svg(state: State, size: int = 360) -> str:
                     f'font-size="{sq * 0.8:.1f}" text-anchor="middle" class="piece" '
                     f'data-piece="{escape(piece)}">{glyph}</text>'
                 )
+    coord = m * 0.7
+    for r in range(nr):
+        out.append(
+            f'<text x="{m / 2:.1f}" y="{r * sq + sq / 2 + coord / 3:.1f}" font-size="{coord:.1f}" '
+            f'text-anchor="middle" class="coord rank">{nr - r}</text>'
+        )
+    for f in range(nf):
+        out.append(
+            f'<text x="{m + f * sq + sq / 2:.1f}" y="{nr * sq + m * 0.75:.1f}" '
+            f'font-size="{coord:.1f}" text-anchor="middle" class="coord file">'
+            f"{chr(ord('a') + f)}</text>"
+        )
     for r, f in paused_squares(state):
         out.append(
-            f'<rect x="{f * sq + 2:.1f}" y="{r * sq + 2:.1f}" width="{sq - 4:.1f}" '
+            f'<rect x="{m + f * sq + 2:.1f}" y="{r * sq + 2:.1f}" width="{sq - 4:.1f}" '
             f'height="{sq - 4:.1f}" fill="none" stroke="#c00000" stroke-width="3" '
             f'stroke-dasharray="6 3" class="paused"/>'
         )
-    y0 = nr * sq + 4
+    y0 = nr * sq + m + 4
     used = dice_used(state)
     for i, face in enumerate(faces):
         x = 4 + i * (sq * 0.8 + 8)
@@ -191,10 +291,11 @@ def svg(state: State, size: int = 360) -> str:
             f'<text x="{x + d / 2:.1f}" y="{y0 + d * 0.78:.1f}" font-size="{d * 0.75:.1f}" '
             f'text-anchor="middle">{glyph}</text>'
         )
-    y = nr * sq + dice_h + line_h
+    y = nr * sq + m + dice_h + line_h
     for ln in lines:
         out.append(
-            f'<text x="4" y="{y:.1f}" font-size="12" font-family="monospace">{escape(ln)}</text>'
+            f'<text x="4" y="{y:.1f}" font-size="{cap:.1f}" font-family="monospace" '
+            f'class="caption" textLength="{0.6 * cap * len(ln):.1f}">{escape(ln)}</text>'
         )
         y += line_h
     out.append("</svg>")
@@ -202,9 +303,10 @@ def svg(state: State, size: int = 360) -> str:
 
 
 def rgb_array(state: State, square: int = 48) -> npt.NDArray[np.uint8]:
-    """An RGB image ``(height, width, 3)`` uint8 of the board, the pieces (a
-    disc with the piece letter), the dice faces and the status lines. Needs
-    Pillow (``pip install dicechess[render]``)."""
+    """An RGB image ``(height, width, 3)`` uint8 with the content of
+    :func:`svg`: the board with coordinates and highlights, the pieces (a
+    disc with the piece letter), paused cubes, the dice faces and the status
+    lines. Needs Pillow (``pip install dicechess[render]``)."""
     import numpy as np
 
     try:
@@ -216,41 +318,56 @@ def rgb_array(state: State, square: int = 48) -> npt.NDArray[np.uint8]:
     rows = board(state)
     nr = len(rows)
     nf = max((len(r) for r in rows), default=8)
-    lines = caption(state)
+    m = margin(square)
+    lines = [plain_text(ln) for ln in caption(state)]
     faces = dice_faces(state)
-    line_h = 14
+    w = nf * square + m
+    cap = int(_caption_size(lines, w, 11))
+    line_h = cap + 3
     dice_h = square + 8 if faces else 0
-    w = nf * square
-    h = nr * square + dice_h + line_h * len(lines) + 6
+    h = nr * square + m + dice_h + line_h * len(lines) + 6
     img = Image.new("RGB", (w, h), (255, 255, 255))
     draw = ImageDraw.Draw(img)
     font: Any
     try:
         font = ImageFont.load_default(size=square // 2)
-        small: Any = ImageFont.load_default(size=11)
+        small: Any = ImageFont.load_default(size=cap)
+        coord_font: Any = ImageFont.load_default(size=max(6, int(m * 0.7)))
     except TypeError:  # pragma: no cover - Pillow < 10.1
-        font = small = ImageFont.load_default()
+        font = small = coord_font = ImageFont.load_default()
+    last = set(last_move_squares(state))
+    check = check_square(state)
 
     def piece_disc(x: int, y: int, piece: str, d: int) -> None:
         white = piece.isupper()
-        m = d // 8
+        k = d // 8
         fill = (250, 250, 250) if white else (30, 30, 30)
-        draw.ellipse([x + m, y + m, x + d - m, y + d - m], fill=fill, outline=(0, 0, 0), width=2)
+        draw.ellipse([x + k, y + k, x + d - k, y + d - k], fill=fill, outline=(0, 0, 0), width=2)
         ink = (0, 0, 0) if white else (255, 255, 255)
         draw.text((x + d / 2, y + d / 2), piece.upper(), fill=ink, font=font, anchor="mm")
 
     for r, row in enumerate(rows):
         for f in range(nf):
-            x, y = f * square, r * square
+            x, y = m + f * square, r * square
             color = _DARK if (nr - 1 - r + f) % 2 == 0 else _LIGHT  # a1 dark
+            if (r, f) in last:
+                color = _LAST
+            if (r, f) == check:
+                color = _CHECK
             draw.rectangle([x, y, x + square - 1, y + square - 1], fill=color)
             piece = row[f] if f < len(row) else None
             if piece:
                 piece_disc(x, y, piece, square)
+    for r in range(nr):
+        draw.text((m / 2, r * square + square / 2), str(nr - r), fill=(0, 0, 0),
+                  font=coord_font, anchor="mm")  # fmt: skip
+    for f in range(nf):
+        draw.text((m + f * square + square / 2, nr * square + m / 2), chr(ord("a") + f),
+                  fill=(0, 0, 0), font=coord_font, anchor="mm")  # fmt: skip
     for r, f in paused_squares(state):  # a red frame: the cube cannot move this turn
-        x, y = f * square, r * square
+        x, y = m + f * square, r * square
         draw.rectangle([x + 1, y + 1, x + square - 2, y + square - 2], outline=(192, 0, 0), width=3)
-    y0 = nr * square + 4
+    y0 = nr * square + m + 4
     used = dice_used(state)
     for i, face in enumerate(faces):
         x = 4 + i * (square + 8)
@@ -262,9 +379,9 @@ def rgb_array(state: State, square: int = 48) -> npt.NDArray[np.uint8]:
             width=2,
         )
         draw.text((x + square / 2, y0 + square / 2), face, fill=(0, 0, 0), font=font, anchor="mm")
-    y = nr * square + dice_h + 2
+    y = nr * square + m + dice_h + 2
     for ln in lines:
-        draw.text((4, y), plain_text(ln), fill=(0, 0, 0), font=small)
+        draw.text((4, y), ln, fill=(0, 0, 0), font=small)
         y += line_h
     return np.asarray(img, dtype=np.uint8)
 

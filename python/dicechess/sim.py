@@ -8,6 +8,7 @@ progress bar (tqdm: Jupyter and terminals) and stop cleanly on Ctrl-C.
 from __future__ import annotations
 
 import math
+import os
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -173,6 +174,7 @@ def playouts(
     chunk_size: int = 4096,
     backend: str = "local",
     ray_address: str | None = None,
+    save: str | os.PathLike[str] | None = None,
     **variant_options: Any,
 ) -> PlayoutResult:
     """Play ``n_games`` whole games of ``variant`` in Rust (GIL released).
@@ -188,6 +190,9 @@ def playouts(
     returns the games finished so far with ``interrupted=True``.
     ``backend="ray"`` runs the chunks as Ray tasks (``ray_address``: an
     existing cluster; default: a local one) with identical results.
+    ``save``: also write every game's record to this JSON Lines file
+    (``dicechess.records``; the games are replayed with their actions
+    recorded, so runs without ``save`` cost nothing extra; built-in agents only).
 
     >>> r = playouts("chess", 8, seed=1)
     >>> len(r), r.winner.dtype.name
@@ -198,6 +203,8 @@ def playouts(
     if len(agents) != 2:
         raise ValueError(f"agents must give one spec or callable per player, got {len(agents)}")
     specs = (_check_agent(agents[0]), _check_agent(agents[1]))
+    if save is not None and not all(isinstance(a, str) for a in specs):
+        raise ValueError("save= records games of built-in agents (spec strings) only")
     # Validates the variant and options before any work.
     options = dict(_core.State(variant, **variant_options).options)
     check_memory(n_games, -(-n_games // chunk_size))
@@ -206,7 +213,7 @@ def playouts(
     parts, interrupted = run_shards(
         shards, threads, show, f"{variant} playouts", backend, ray_address
     )
-    return playout_result(
+    result = playout_result(
         variant,
         int(seed),
         options,
@@ -214,6 +221,11 @@ def playouts(
         interrupted,
         (agent_name(specs[0]), agent_name(specs[1])),
     )
+    if save is not None:
+        from .records import save_playouts
+
+        save_playouts(save, result, specs, threads, variant_options)
+    return result
 
 
 def playout_result(

@@ -12,10 +12,13 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use crate::variants::{api, snapshot, AnyGame, Game, GameError, Options, Termination, VARIANTS};
+use crate::variants::{
+    api, identity, snapshot, AnyGame, Game, GameError, Options, Termination, VARIANTS,
+};
 use crate::with_game;
 
 mod paired;
+mod records;
 mod vecenv;
 
 fn value_error(e: GameError) -> PyErr {
@@ -334,6 +337,27 @@ impl PyState {
         Clone::clone(self)
     }
 
+    /// An independent copy of the state (= `clone()`).
+    fn copy(&self) -> PyState {
+        Clone::clone(self)
+    }
+
+    /// Equal by full state (variant, options, board, dice and turn state,
+    /// counters, repetition keys; not the history): see docs/records.md.
+    fn __eq__(&self, other: PyRef<'_, PyState>) -> bool {
+        identity::same_state(&self.game, &other.game)
+    }
+
+    fn __hash__(&self) -> u64 {
+        identity::state_key(&self.game)
+    }
+
+    /// A 64-bit key of the full state, the same on every run and platform
+    /// (equal states, equal keys): for tables and files.
+    fn key(&self) -> u64 {
+        identity::state_key(&self.game)
+    }
+
     fn __copy__(&self) -> PyState {
         Clone::clone(self)
     }
@@ -506,5 +530,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(callables::_playouts_callable, m)?)?;
     agents::register(m)?;
     paired::register(m)?;
+    records::register(m)?;
     Ok(())
 }

@@ -4,6 +4,7 @@
 pub mod luck;
 pub mod paired;
 pub mod playouts;
+pub mod recorded;
 pub mod vecenv;
 
 pub use crate::play::{

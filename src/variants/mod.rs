@@ -34,6 +34,7 @@ pub mod dice_chess3;
 pub mod endings;
 pub mod fluky;
 pub mod gardner;
+pub mod identity;
 mod king_capture;
 pub mod random_move_number;
 pub mod snapshot;

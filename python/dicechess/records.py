@@ -1,0 +1,192 @@
+"""Game records: PGN-compatible text and JSON Lines, read and written by the
+Rust core (``src/record/``), which replays every action to check it.
+
+A :class:`Record` holds what replays a game exactly: the variant, its
+complete options, every action (decisions and chance outcomes), free tags
+(Event, White, ...) and the seed when known.
+
+>>> import dicechess as dc
+>>> s = dc.State("chess")
+>>> s.apply_san("e4")
+>>> text = to_pgn(s, White="me")
+>>> [r.state() == s for r in read_pgn(text)]
+[True]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import IO, Any, Union
+
+from . import _core
+from ._core import State
+
+__all__ = [
+    "Record",
+    "read_file",
+    "read_jsonl",
+    "read_pgn",
+    "record",
+    "save_playouts",
+    "to_jsonl_line",
+    "to_pgn",
+    "write_jsonl",
+    "write_pgn",
+]
+
+PathOrFile = Union[str, "os.PathLike[str]", IO[str]]
+
+
+@dataclass
+class Record:
+    """One game: enough to replay it exactly."""
+
+    variant: str
+    options: dict[str, Any]
+    actions: list[int]
+    tags: dict[str, str] = field(default_factory=dict)
+    seed: int | None = None
+
+    def start(self) -> State:
+        """The state before the first action."""
+        return State(self.variant, **self.options)
+
+    def states(self) -> Iterator[State]:
+        """The start state, then the state after each action (copies)."""
+        s = self.start()
+        yield s.copy()
+        for a in self.actions:
+            s.apply_action(a)
+            yield s.copy()
+
+    def state(self) -> State:
+        """The state after every action."""
+        s = self.start()
+        for a in self.actions:
+            s.apply_action(a)
+        return s
+
+    def _args(self) -> tuple[str, str, list[int], list[tuple[str, str]], int | None]:
+        return (
+            self.variant,
+            json.dumps(self.options),
+            list(self.actions),
+            list(self.tags.items()),
+            self.seed,
+        )
+
+
+def _from_tuple(t: tuple[str, str, list[int], list[tuple[str, str]], int | None]) -> Record:
+    variant, options, actions, tags, seed = t
+    return Record(variant, json.loads(options), list(actions), dict(tags), seed)
+
+
+def record(game: State | Record, seed: int | None = None, **tags: str) -> Record:
+    """The record of a state (its options and history) or a copy of a record
+    with more tags."""
+    if isinstance(game, Record):
+        return Record(
+            game.variant,
+            dict(game.options),
+            list(game.actions),
+            {**game.tags, **tags},
+            game.seed if seed is None else seed,
+        )
+    if not isinstance(game, State):
+        raise TypeError(f"expected a State or a Record, got {type(game).__name__}")
+    return Record(game.variant, game.options, game.history(), dict(tags), seed)
+
+
+def to_pgn(game: State | Record, seed: int | None = None, **tags: str) -> str:
+    """PGN text of a game: the seven standard tags (``tags`` fill Event,
+    White, ...), ``Variant``, ``SetUp``/``FEN`` when not from the start
+    position, ``VariantOptions`` (JSON), ``Termination``; rolls as
+    ``{roll NAME}`` comments, passes as ``--``."""
+    return str(_core._pgn_write(*record(game, seed, **tags)._args()))
+
+
+def read_pgn(text: str) -> list[Record]:
+    """Every game of a PGN text, each replayed and checked. ValueError
+    (with line and column) for text that is not such a record."""
+    if not isinstance(text, str):
+        raise TypeError(f"read_pgn expects the PGN text as str, got {type(text).__name__}")
+    return [_from_tuple(t) for t in _core._pgn_read(text)]
+
+
+def write_pgn(games: Iterable[State | Record], file: PathOrFile) -> int:
+    """Writes games as PGN to a path or text file; returns how many."""
+    return _write((to_pgn(g) for g in games), file)
+
+
+def to_jsonl_line(game: State | Record, seed: int | None = None, **tags: str) -> str:
+    """One JSON line (no newline): variant, options, seed, actions, result,
+    termination, tags."""
+    return str(_core._jsonl_write(*record(game, seed, **tags)._args()))
+
+
+def write_jsonl(games: Iterable[State | Record], file: PathOrFile) -> int:
+    """Writes one JSON line per game to a path or text file; returns how many."""
+    return _write((to_jsonl_line(g) + "\n" for g in games), file)
+
+
+def read_jsonl(source: PathOrFile) -> list[Record]:
+    """Every game of a JSON Lines file (path or text file), each replayed and
+    checked. ValueError (with line and column) for a bad line."""
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, encoding="utf-8") as f:
+            text = f.read()
+    else:
+        text = source.read()
+    return [_from_tuple(t) for t in _core._jsonl_read(text)]
+
+
+def read_file(path: str | os.PathLike[str]) -> list[Record]:
+    """Records from a ``.jsonl`` file or else PGN text."""
+    if str(path).endswith((".jsonl", ".ndjson")):
+        return read_jsonl(path)
+    with open(path, encoding="utf-8") as f:
+        return read_pgn(f.read())
+
+
+def _write(chunks: Iterable[str], file: PathOrFile) -> int:
+    n = 0
+    if isinstance(file, (str, os.PathLike)):
+        with open(file, "w", encoding="utf-8") as f:
+            for c in chunks:
+                f.write(c)
+                n += 1
+    else:
+        for c in chunks:
+            file.write(c)
+            n += 1
+    return n
+
+
+def save_playouts(
+    path: PathOrFile,
+    result: Any,
+    specs: tuple[Any, Any],
+    threads: int | None,
+    variant_options: dict[str, Any],
+) -> int:
+    """Writes the records of a ``playouts`` run (its games replayed in Rust
+    with their actions recorded) as JSON Lines; returns how many."""
+    n = len(result.winner)
+    actions = _core._recorded_playouts(
+        result.variant, specs, result.seed, 0, n, threads, **variant_options
+    )
+    p0, p1 = result.agents
+    games = (
+        Record(
+            result.variant,
+            result.options,
+            acts,
+            {"Player0": p0, "Player1": p1, "Game": str(i)},
+            result.seed,
+        )  # fmt: skip
+        for i, acts in enumerate(actions)
+    )
+    return write_jsonl(games, path)

@@ -1,0 +1,328 @@
+//! PGN-compatible records. The seven standard tags, then `Variant`, `SetUp`
+//! and `FEN` when the game does not start from the variant's start position,
+//! `VariantOptions` (the complete options as JSON, for an exact replay),
+//! `Termination` and `Seed` when known. Decisions are SAN (`--` for a pass,
+//! as PGN readers write null moves); every chance outcome is a comment
+//! `{roll NAME}` before the decision it allows, which PGN readers such as
+//! python-chess skip.
+
+use super::tokens::{escape, Lexer, Tok};
+use super::{apply, at_chance, result_token, termination_name, Record, RecordError};
+use crate::variants::{api, AnyGame, Game, GameError, Node, Options};
+use crate::with_game;
+
+/// The tags every record starts with (PGN's Seven Tag Roster) and defaults.
+const ROSTER: [(&str, &str); 7] = [
+    ("Event", "?"),
+    ("Site", "?"),
+    ("Date", "????.??.??"),
+    ("Round", "?"),
+    ("White", "?"),
+    ("Black", "?"),
+    ("Result", "*"),
+];
+
+/// Tags written from the game itself, never from [`Record::tags`].
+const DERIVED: [&str; 7] = [
+    "Result",
+    "Variant",
+    "SetUp",
+    "FEN",
+    "VariantOptions",
+    "Termination",
+    "Seed",
+];
+
+/// Comment prefix of a chance outcome.
+const ROLL: &str = "roll ";
+/// How PGN writes a null move (a pass).
+const PASS: &str = "--";
+
+/// The record as PGN text (ending with a blank line).
+pub fn write(rec: &Record) -> Result<String, GameError> {
+    let start = rec.start()?;
+    let options = super::snapshot::complete_options(&start, &rec.options);
+    let default_fen = AnyGame::new(&rec.variant, &Options::new())
+        .map(|g| with_game!(&g, x => x.fen()))
+        .unwrap_or_default();
+    let start_fen = with_game!(&start, x => x.fen());
+    // Movetext first: it replays (and checks) the game.
+    let mut g = start;
+    let mut words: Vec<String> = Vec::new();
+    let mut last_color = None;
+    for (k, &a) in rec.actions.iter().enumerate() {
+        let text = with_game!(&g, x => api::action_to_string(x, a))
+            .map_err(|e| GameError::new(format!("action {k} ({a}): {e}")))?;
+        match with_game!(&g, x => x.node()) {
+            Node::Chance => words.push(format!("{{{ROLL}{text}}}")),
+            _ => {
+                let pos_color = with_game!(&g, x => x.position().turn());
+                let number = with_game!(&g, x => x.position().fullmove_number());
+                if last_color != Some(pos_color) {
+                    if pos_color == crate::board::Color::White {
+                        words.push(format!("{number}."));
+                    } else if last_color.is_none() {
+                        words.push(format!("{number}..."));
+                    }
+                }
+                last_color = Some(pos_color);
+                words.push(if text == "pass" { PASS.into() } else { text });
+            }
+        }
+        apply(&mut g, a).map_err(|e| GameError::new(format!("action {k} ({a}): {e}")))?;
+    }
+    let result = result_token(&g);
+    words.push(result.to_string());
+
+    let mut tags: Vec<(String, String)> = Vec::new();
+    for (name, default) in ROSTER {
+        let v = if name == "Result" {
+            result.to_string()
+        } else {
+            rec.tags
+                .iter()
+                .find(|(n, _)| n == name)
+                .map_or(default.to_string(), |(_, v)| v.clone())
+        };
+        tags.push((name.into(), v));
+    }
+    tags.push(("Variant".into(), rec.variant.clone()));
+    if start_fen != default_fen {
+        tags.push(("SetUp".into(), "1".into()));
+        tags.push(("FEN".into(), start_fen));
+    }
+    tags.push((
+        "VariantOptions".into(),
+        serde_json::Value::Object(options).to_string(),
+    ));
+    if let Some(t) = termination_name(&g) {
+        tags.push(("Termination".into(), t.into()));
+    }
+    if let Some(s) = rec.seed {
+        tags.push(("Seed".into(), s.to_string()));
+    }
+    for (n, v) in &rec.tags {
+        if !DERIVED.contains(&n.as_str()) && !ROSTER.iter().any(|(r, _)| r == n) {
+            tags.push((n.clone(), v.clone()));
+        }
+    }
+    let mut out = String::new();
+    for (n, v) in tags {
+        out.push_str(&format!("[{n} \"{}\"]\n", escape(&v)));
+    }
+    out.push('\n');
+    let mut line_len = 0;
+    for w in words {
+        if line_len > 0 && line_len + 1 + w.len() > 79 {
+            out.push('\n');
+            line_len = 0;
+        } else if line_len > 0 {
+            out.push(' ');
+            line_len += 1;
+        }
+        line_len += w.len();
+        out.push_str(&w);
+    }
+    out.push_str("\n\n");
+    Ok(out)
+}
+
+/// A game being read: its tags until the movetext starts, then the game.
+struct Reading {
+    tags: Vec<(String, String)>,
+    game: Option<(AnyGame, Record)>,
+}
+
+impl Reading {
+    fn new() -> Reading {
+        Reading {
+            tags: Vec::new(),
+            game: None,
+        }
+    }
+
+    fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Starts the game from the tags (at the first movetext token).
+    fn start(&mut self, line: usize, column: usize) -> Result<(), RecordError> {
+        let err = |m: String| Lexer::error_at(line, column, m);
+        let variant = self.tag("Variant").unwrap_or("chess");
+        // python-chess and others write "Standard" for orthodox chess.
+        let variant = match variant.to_ascii_lowercase().as_str() {
+            "standard" | "chess" | "classical" | "normal" => "chess".to_string(),
+            _ => variant.to_string(),
+        };
+        let mut options = match self.tag("VariantOptions") {
+            Some(json) => match serde_json::from_str(json) {
+                Ok(serde_json::Value::Object(m)) => m,
+                _ => {
+                    return Err(err(format!(
+                        "tag VariantOptions must be a JSON object of options, got {json:?}"
+                    )))
+                }
+            },
+            None => Options::new(),
+        };
+        if let Some(fen) = self.tag("FEN") {
+            if !options.contains_key("fen") {
+                options.insert("fen".into(), fen.to_string().into());
+            }
+        }
+        let seed = match self.tag("Seed") {
+            Some(s) => Some(s.parse::<u64>().map_err(|_| {
+                err(format!(
+                    "tag Seed must be a non-negative integer, got {s:?}"
+                ))
+            })?),
+            None => None,
+        };
+        let game = AnyGame::new(&variant, &options)
+            .map_err(|e| err(format!("cannot start the game from the tags: {e}")))?;
+        let rec = Record {
+            variant,
+            options: super::snapshot::complete_options(&game, &options),
+            actions: Vec::new(),
+            tags: self
+                .tags
+                .iter()
+                .filter(|(n, _)| !DERIVED.contains(&n.as_str()))
+                .cloned()
+                .collect(),
+            seed,
+        };
+        self.game = Some((game, rec));
+        Ok(())
+    }
+
+    /// Ends the game: its result and termination must be the tags'.
+    fn finish(
+        mut self,
+        result: Option<&str>,
+        line: usize,
+        column: usize,
+    ) -> Result<Record, RecordError> {
+        if self.game.is_none() {
+            self.start(line, column)?;
+        }
+        let Some((g, rec)) = self.game.take() else {
+            return Err(Lexer::error_at(line, column, "no game"));
+        };
+        let actual = result_token(&g);
+        for (what, claimed) in [("result", result), ("Result tag", self.tag("Result"))] {
+            if let Some(c) = claimed {
+                if c != actual {
+                    return Err(Lexer::error_at(
+                        line,
+                        column,
+                        format!("the {what} says {c} but the moves end with {actual}"),
+                    ));
+                }
+            }
+        }
+        if let Some(t) = self.tag("Termination") {
+            let actual = termination_name(&g).unwrap_or("none");
+            if t != actual {
+                return Err(Lexer::error_at(
+                    line,
+                    column,
+                    format!("tag Termination says {t:?} but the moves end with {actual:?}"),
+                ));
+            }
+        }
+        Ok(rec)
+    }
+}
+
+/// Every game in `text`.
+pub fn read(text: &str) -> Result<Vec<Record>, RecordError> {
+    let mut lexer = Lexer::new(text);
+    let mut games = Vec::new();
+    let mut cur: Option<Reading> = None;
+    let (mut end_line, mut end_col) = (1, 1);
+    while let Some(sp) = lexer.next_token()? {
+        let (line, column) = (sp.line, sp.column);
+        (end_line, end_col) = (line, column);
+        let err = |m: String| Lexer::error_at(line, column, m);
+        let reading = cur.get_or_insert_with(Reading::new);
+        match sp.tok {
+            Tok::Tag(n, v) => {
+                if reading.game.is_some() {
+                    return Err(err(format!(
+                        "tag {n} inside the moves: expected a move or a result (1-0, 0-1, 1/2-1/2, *)"
+                    )));
+                }
+                reading.tags.push((n, v));
+            }
+            Tok::Result(r) => {
+                let done = cur.take().map(|r0| r0.finish(Some(&r), line, column));
+                if let Some(rec) = done {
+                    games.push(rec?);
+                }
+            }
+            Tok::Variation => {}
+            Tok::Comment(c) => {
+                if reading.game.is_none() {
+                    reading.start(line, column)?;
+                }
+                let Some((g, rec)) = reading.game.as_mut() else {
+                    continue;
+                };
+                let Some(name) = c.trim().strip_prefix(ROLL.trim_end()).map(str::trim) else {
+                    continue; // an ordinary comment
+                };
+                if !at_chance(g) {
+                    return Err(err(format!(
+                        "roll {name:?} where no dice are rolled: expected a move"
+                    )));
+                }
+                let a = with_game!(&*g, x => api::string_to_action(x, name))
+                    .map_err(|e| err(format!("roll {name:?}: {e}")))?;
+                apply(g, a).map_err(|e| err(e.0))?;
+                rec.actions.push(a);
+            }
+            Tok::Symbol(s) => {
+                if reading.game.is_none() {
+                    reading.start(line, column)?;
+                }
+                let Some((g, rec)) = reading.game.as_mut() else {
+                    continue;
+                };
+                let s = strip_move_number(&s);
+                if s.is_empty() || s.starts_with('$') {
+                    continue; // a move number or an annotation glyph
+                }
+                if at_chance(g) {
+                    return Err(err(format!(
+                        "move {s:?} at a chance node: expected the roll as a comment {{roll ...}}"
+                    )));
+                }
+                let s = if s == PASS { "pass" } else { s };
+                let a = with_game!(&*g, x => api::string_to_action(x, s))
+                    .map_err(|e| err(format!("move {s:?}: {e}")))?;
+                apply(g, a).map_err(|e| err(e.0))?;
+                rec.actions.push(a);
+            }
+        }
+    }
+    if let Some(r) = cur {
+        if !r.tags.is_empty() || r.game.is_some() {
+            games.push(r.finish(None, end_line, end_col)?);
+        }
+    }
+    Ok(games)
+}
+
+/// `s` without a leading move number (`12.`, `12...`); a bare number stays.
+fn strip_move_number(s: &str) -> &str {
+    let digits = s.trim_start_matches(|c: char| c.is_ascii_digit());
+    if digits.len() < s.len() && digits.starts_with('.') {
+        digits.trim_start_matches('.')
+    } else {
+        s
+    }
+}

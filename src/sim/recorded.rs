@@ -1,0 +1,83 @@
+//! Playout games with their records: every action of games played exactly
+//! as [`super::playouts::playouts`] plays them (same generator per game,
+//! same agent draws), for runs asked to save their games. A separate loop,
+//! so that runs that do not save pay nothing.
+
+use std::cell::RefCell;
+
+use rayon::prelude::*;
+
+use crate::agents::{Agent, AgentSpec};
+use crate::play::{game_rng, play_out};
+use crate::variants::{Action, AnyGame, Game};
+use crate::with_game;
+
+/// The actions of game `index` of a run seeded with `seed`.
+pub fn recorded_game(
+    proto: &AnyGame,
+    agents: &[AgentSpec; 2],
+    seed: u64,
+    index: u64,
+) -> Vec<Action> {
+    let mut rng = game_rng(seed, index);
+    let mut pair = [Agent::new(agents[0].clone()), Agent::new(agents[1].clone())];
+    let actions = RefCell::new(Vec::new());
+    let mut g = proto.clone();
+    with_game!(&mut g, x => {
+        play_out(
+            x,
+            &mut rng,
+            |g, p, rng| {
+                let m = pair[p as usize & 1].select(g, rng);
+                actions.borrow_mut().push(g.layout().encode(m, g.position().turn()));
+                m
+            },
+            |_, _, o, _| actions.borrow_mut().push(o),
+        );
+    });
+    actions.into_inner()
+}
+
+/// The actions of games `start .. start + count` (in game order).
+pub fn recorded_games(
+    proto: &AnyGame,
+    agents: &[AgentSpec; 2],
+    seed: u64,
+    start: u64,
+    count: u64,
+    threads: Option<usize>,
+) -> Vec<Vec<Action>> {
+    let run = || {
+        (start..start + count)
+            .into_par_iter()
+            .map(|i| recorded_game(proto, agents, seed, i))
+            .collect()
+    };
+    super::on_threads(threads, run)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::{api, Options};
+
+    #[test]
+    fn records_replay_the_playouts_games() {
+        for v in ["chess", "vegas", "dice_chess3", "cubic_checkers"] {
+            let g = AnyGame::new(v, &Options::new()).unwrap();
+            let agents = [AgentSpec::Random, AgentSpec::Random];
+            let games = super::super::playouts::playouts(&g, &agents, 5, 0, 6, Some(1));
+            let recs = recorded_games(&g, &agents, 5, 0, 6, Some(2));
+            for (game, acts) in games.iter().zip(&recs) {
+                let mut x = g.clone();
+                for &a in acts {
+                    with_game!(&mut x, y => api::apply_action(y, a)).unwrap();
+                }
+                let plies = with_game!(&x, y => y.plies());
+                assert_eq!(plies, game.plies, "{v}");
+                let term = with_game!(&x, y => y.termination()).map(|t| t.code());
+                assert_eq!(term.unwrap_or(u8::MAX), game.termination, "{v}");
+            }
+        }
+    }
+}
