@@ -134,3 +134,36 @@ def test_doctests():
 
     failures, tried = doctest.testmod(mod)
     assert tried > 0 and failures == 0
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_render_test(variant, capsys):
+    """PettingZoo's render_test on every render mode, "human" included (it prints)."""
+    from pettingzoo.test import render_test
+
+    render_test(lambda render_mode=None: make_env(variant, render_mode=render_mode, max_plies=60))
+    assert "player" in capsys.readouterr().out
+
+
+def test_performance_benchmark(capsys):
+    """PettingZoo's performance_benchmark runs (5 s of random play; it prints
+    the rate and checks nothing about speed)."""
+    from pettingzoo.test import performance_benchmark
+
+    performance_benchmark(make_env("vegas", max_plies=100))
+    assert "turns per second" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("layout", ["chw", "hwc", "flat"])
+def test_obs_layouts_and_fixed_shape_infos(layout):
+    e = make_env("dice_chess", obs_layout=layout, max_plies=60)
+    api_test(e, num_cycles=50)
+    e.reset(seed=3)
+    obs, _r, _te, _tr, info = e.last()
+    p = e.unwrapped.agent_name_mapping[e.agent_selection]
+    tensor = e.unwrapped.state_.observation_tensor(p)
+    expected = {"chw": tensor, "hwc": tensor.transpose(1, 2, 0), "flat": tensor.ravel()}[layout]
+    np.testing.assert_array_equal(obs["observation"], expected)
+    assert info["termination"] == "" and info["dice"] == e.unwrapped.state_.dice
+    assert info["rolls"].shape == (32,) and info["num_rolls"] >= 1
+    assert (info["rolls"][info["num_rolls"] :] == -1).all()

@@ -12,6 +12,13 @@ Number Chess the colours are drawn). Chance (dice) is resolved inside the env
 with its seeded RNG; a player who is not deciding sees an all-zero action mask.
 In Random Move Number Chess a turn has several moves, so the same agent can act
 several times in a row.
+
+``render_mode``: ``"human"`` prints the text diagram, ``"ansi"`` returns it,
+``"rgb_array"`` returns an image array. ``obs_layout``: ``"chw"`` (default),
+``"hwc"`` or ``"flat"`` (``dicechess.rlspaces``). Infos have fixed shapes
+(``dicechess.rlspaces``): ``termination`` (``""`` while the game runs),
+``dice`` (``""`` for none), ``rolls`` (the chance outcome ids drawn since the
+last decision, padded with -1) with ``num_rolls``, and ``plies``.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from pettingzoo.utils import wrappers
 
 from ._core import State
 from .gym import TRUNCATIONS, check_action, sample_chance
+from .rlspaces import check_obs_layout, observation_space, padded, to_layout
 
 __all__ = ["env", "raw_env"]
 
@@ -42,18 +50,25 @@ class raw_env(AECEnv):
     """The unwrapped AEC env for ``variant`` (options go to ``dicechess.State``)."""
 
     metadata: dict[str, Any] = {
-        "render_modes": ["ansi", "rgb_array"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "name": "dicechess_v0",
         "is_parallelizable": False,
         "render_fps": 2,
     }
 
-    def __init__(self, variant: str = "chess", render_mode: str | None = None, **options: Any):
+    def __init__(
+        self,
+        variant: str = "chess",
+        render_mode: str | None = None,
+        obs_layout: str = "chw",
+        **options: Any,
+    ):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
-                f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
+                f"render_mode must be None, 'human', 'ansi' or 'rgb_array', got {render_mode!r}"
             )
+        self.obs_layout = check_obs_layout(obs_layout)
         proto = State(variant, **options)
         self.variant = variant
         self.options = dict(options)
@@ -63,12 +78,7 @@ class raw_env(AECEnv):
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         self.agent_name_mapping = {a: i for i, a in enumerate(AGENTS)}
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, shape=shape, dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, shape=(self.num_actions,), dtype=np.int8),
-            }
-        )
+        obs_space = observation_space(shape, self.num_actions, self.obs_layout)
         self.observation_spaces = {a: obs_space for a in AGENTS}
         self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in AGENTS}
         self.state_ = proto
@@ -79,7 +89,7 @@ class raw_env(AECEnv):
         self.truncations = {a: False for a in AGENTS}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
         self.agent_selection = AGENTS[0]
-        self._rolls: list[str] = []
+        self._rolls: list[int] = []
 
     def observation_space(self, agent: str) -> spaces.Space:
         """The observation space of ``agent`` (the same for both)."""
@@ -98,22 +108,26 @@ class raw_env(AECEnv):
             mask = s.legal_actions_mask().astype(np.int8)
         else:
             mask = np.zeros(self.num_actions, dtype=np.int8)
-        return {"observation": s.observation_tensor(p), "action_mask": mask}
+        return {
+            "observation": to_layout(s.observation_tensor(p), self.obs_layout),
+            "action_mask": mask,
+        }
 
     def _resolve_chance(self) -> None:
         s = self.state_
         while s.is_chance_node():
             a = sample_chance(s, self._np_random)
-            self._rolls.append(s.action_to_string(a))
+            self._rolls.append(a)
             s.apply_action(a)
 
     def _update_infos(self) -> None:
         s = self.state_
         for a in self.agents:
             self.infos[a] = {
-                "termination": s.termination(),
-                "dice": s.dice,
-                "rolls": list(self._rolls),
+                "termination": s.termination() or "",
+                "dice": s.dice or "",
+                "rolls": padded(self._rolls),
+                "num_rolls": len(self._rolls),
                 "plies": s.plies,
             }
 
@@ -188,9 +202,13 @@ class raw_env(AECEnv):
         return self.state_.observation_tensor(0)
 
     def render(self) -> Any:
-        """``"ansi"``: the text diagram; ``"rgb_array"``: an image array."""
+        """``"human"``: prints the text diagram (returns None); ``"ansi"``: the
+        text diagram; ``"rgb_array"``: an image array."""
         from . import render
 
+        if self.render_mode == "human":
+            print(render.ansi(self.state_))
+            return None
         return render.render(self.state_, self.render_mode)
 
     def close(self) -> None:
