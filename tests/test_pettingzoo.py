@@ -96,8 +96,23 @@ def test_seeded_trajectories_reproducible():
     assert play(make_env("vegas", max_plies=100), 6) != a
 
 
-def test_illegal_action():
-    e = raw_env("chess")
+def test_illegal_action_loses_by_default():
+    e = make_env("chess")
+    e.reset(seed=0)
+    fen = e.unwrapped.state_.fen()
+    e.step(0)
+    assert e.unwrapped.state_.fen() == fen
+    _obs, reward, term, _trunc, info = e.last()
+    assert e.agent_selection == "player_0" and reward == -1.0 and term
+    assert info["termination"] == "illegal_action"
+    assert e.rewards == {"player_0": -1.0, "player_1": 0.0}
+    assert all(e.terminations.values())
+    with pytest.raises(ValueError, match="illegal_action must be one of lose, raise"):
+        raw_env("chess", illegal_action="skip")
+
+
+def test_illegal_action_raise():
+    e = raw_env("chess", illegal_action="raise")
     e.reset(seed=0)
     fen = e.state_.fen()
     with pytest.raises(ValueError, match="illegal action 0 for player_0: 20 legal"):

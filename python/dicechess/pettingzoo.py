@@ -13,6 +13,11 @@ with its seeded RNG; a player who is not deciding sees an all-zero action mask.
 In Random Move Number Chess a turn has several moves, so the same agent can act
 several times in a row.
 
+``illegal_action``: ``"lose"`` (default) ends the game when an agent plays an
+illegal action: that agent gets -1, the other 0, ``infos[a]["termination"] ==
+"illegal_action"`` (PettingZoo's ``TerminateIllegalWrapper`` convention, as in
+its classic envs); ``"raise"`` raises ``ValueError`` with the state unchanged.
+
 ``render_mode``: ``"human"`` prints the text diagram, ``"ansi"`` returns it,
 ``"rgb_array"`` returns an image array. ``obs_layout``: ``"chw"`` (default),
 ``"hwc"`` or ``"flat"`` (``dicechess.rlspaces``). Infos have fixed shapes
@@ -31,7 +36,13 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ._core import State
-from .gym import TRUNCATIONS, check_action, sample_chance
+from .gym import (
+    ILLEGAL_ACTION_MODES,
+    ILLEGAL_ACTION_REWARD,
+    TRUNCATIONS,
+    check_action,
+    sample_chance,
+)
 from .rlspaces import check_obs_layout, observation_space, padded, to_layout
 
 __all__ = ["env", "raw_env"]
@@ -61,9 +72,16 @@ class raw_env(AECEnv):
         variant: str = "chess",
         render_mode: str | None = None,
         obs_layout: str = "chw",
+        illegal_action: str = "lose",
         **options: Any,
     ):
         super().__init__()
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(
+                f"illegal_action must be one of {', '.join(ILLEGAL_ACTION_MODES)}, "
+                f"got {illegal_action!r}"
+            )
+        self.illegal_action = illegal_action
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be None, 'human', 'ansi' or 'rgb_array', got {render_mode!r}"
@@ -170,8 +188,9 @@ class raw_env(AECEnv):
     def step(self, action: Any) -> None:
         """Plays ``action`` for ``agent_selection``; ``None`` removes a done agent.
 
-        Raises ``TypeError``/``ValueError`` for a non-integer or illegal action
-        (the state unchanged).
+        Raises ``TypeError`` for a non-integer action; an illegal one ends the
+        game as a loss (``illegal_action="lose"``) or raises ``ValueError``
+        with the state unchanged (``"raise"``).
         """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -180,6 +199,9 @@ class raw_env(AECEnv):
         a = check_action(action)
         s = self.state_
         legal = s.legal_actions()
+        if a not in legal and self.illegal_action == "lose":
+            self._lose_by_illegal_action(agent)
+            return
         if a not in legal:
             raise ValueError(
                 f"illegal action {a} for {agent}: {len(legal)} legal actions here "
@@ -195,6 +217,16 @@ class raw_env(AECEnv):
         if not s.is_terminal():
             self._select()
         self._update_infos()
+        self._accumulate_rewards()
+
+    def _lose_by_illegal_action(self, agent: str) -> None:
+        self._cumulative_rewards[agent] = 0.0
+        for x in AGENTS:
+            self.rewards[x] = ILLEGAL_ACTION_REWARD if x == agent else 0.0
+            self.terminations[x] = True
+        self._update_infos()
+        for x in AGENTS:
+            self.infos[x]["termination"] = "illegal_action"
         self._accumulate_rewards()
 
     def state(self) -> np.ndarray:
