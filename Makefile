@@ -85,8 +85,9 @@ $(VENV_STAMP): requirements-dev.txt
 RL_STAMP := $(VENV)/.requirements-rl.stamp
 venv-rl: $(RL_STAMP)
 
+# --no-deps: the file is the full resolved set (see its header for why).
 $(RL_STAMP): requirements-rl.txt $(VENV_STAMP)
-	$(VPY) -m pip install -r requirements-rl.txt
+	$(VPY) -m pip install --no-deps -r requirements-rl.txt
 	touch $@
 
 rust-tools:

@@ -38,6 +38,7 @@ from __future__ import annotations
 from typing import Any
 
 import gymnasium
+import numpy as np
 from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
 from ray.rllib.core.columns import Columns
 from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
@@ -52,6 +53,7 @@ torch, _nn = try_import_torch()
 
 __all__ = [
     "ActionMaskingTorchRLModule",
+    "evaluate",
     "multi_agent_env",
     "multi_agent_id",
     "ppo_config",
@@ -196,6 +198,36 @@ def ppo_config(
     else:
         config = config.rl_module(rl_module_spec=spec)
     return config
+
+
+def evaluate(
+    module: Any,
+    name: str,
+    games: int,
+    seed: int = 0,
+    env_config: dict[str, Any] | None = None,
+) -> np.ndarray:
+    """Plays ``games`` games of the single-agent env ``name`` (a key of
+    ``ENV_IDS``; ``env_config`` as for the registered env, e.g. the
+    opponent) with ``module``'s greedy action (the highest masked logit);
+    returns the rewards (+1 win, 0 draw or truncation, -1 loss). Game ``g``
+    is reset with seed ``seed + g``. ``module``: an RLModule taking the
+    env's observation, e.g. ``algo.get_module()``."""
+    from ray.rllib.core.columns import Columns
+
+    env = single_agent_env({**dict(env_config or {}), "variant": ENV_IDS[name]})
+    rewards = np.zeros(games, dtype=np.float64)
+    for g in range(games):
+        obs, _ = env.reset(seed=seed + g)
+        done = False
+        while not done:
+            batch = {Columns.OBS: {k: torch.as_tensor(v[None]) for k, v in obs.items()}}
+            with torch.no_grad():
+                logits = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS][0]
+            obs, reward, terminated, truncated, _ = env.step(int(logits.argmax()))
+            done = terminated or truncated
+        rewards[g] = reward
+    return rewards
 
 
 register()
