@@ -14,8 +14,11 @@ The agent plays one side; the opponent (``"random"``, a callable
 ``state -> action``, or an agent spec for ``dicechess.Agent``) plays the other
 and the dice are rolled with the env's seeded ``np_random``. The reward is
 +1/-1/0 at the end of the game from the agent's side; ``truncated`` is set when
-the game stops at ``max_plies``. Variant options (``max_plies``, ``fen``,
-``die_faces``, …) pass through ``gymnasium.make``.
+the game stops at ``max_plies``; an illegal action ends the game as a loss
+(-1) unless ``illegal_action="raise"``. Observations are flat unless
+``obs_layout="chw"`` or ``"hwc"``; infos have fixed shapes (docs/rl.md).
+Variant options (``max_plies``, ``fen``, ``die_faces``, …) pass through
+``gymnasium.make``.
 """
 
 from __future__ import annotations
