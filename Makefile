@@ -48,12 +48,14 @@ VENV_STAMP := $(VENV)/.requirements-dev.stamp
 
 .PHONY: help venv rust-tools lint fmt rust-test develop wheel pytest notebooks \
         test test-slow perft bench bench-strength fuzz study typecheck clean distclean \
-        docs sdist wheel-musl
+        docs sdist wheel-musl venv-rl test-rl test-rl-slow
 
 help:
 	@echo "make study       run the main job (dicechess study)"
 	@echo "make test        venv + lint + typecheck + Rust tests + develop + wheel + pytest (not slow) + notebooks"
 	@echo "make test-slow   slow pytest tests and ignored Rust tests"
+	@echo "make test-rl     installs requirements-rl.txt (torch, SB3, RLlib deps) and runs the RL-library tests"
+	@echo "make test-rl-slow  the documented RLlib training run (score against random)"
 	@echo "make perft       the (ignored) perft tests"
 	@echo "make bench       cargo bench"
 	@echo "make bench-strength  search agent vs Stockfish, budget ladders, dice baselines (docs/search.md)"
@@ -76,6 +78,16 @@ venv: $(VENV_STAMP)
 $(VENV_STAMP): requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install -r requirements-dev.txt
+	touch $@
+
+# The torch-based RL libraries (requirements-rl.txt, ~2.8 GB of wheels), only
+# for `make test-rl`: `make test` does not install them.
+RL_STAMP := $(VENV)/.requirements-rl.stamp
+venv-rl: $(RL_STAMP)
+
+# --no-deps: the file is the full resolved set (see its header for why).
+$(RL_STAMP): requirements-rl.txt $(VENV_STAMP)
+	$(VPY) -m pip install --no-deps -r requirements-rl.txt
 	touch $@
 
 rust-tools:
@@ -172,6 +184,14 @@ test-slow: venv develop
 	$(CARGO) test $(CARGO_LOCKED) $(CARGO_TEST_FLAGS) -- --ignored
 	@# pytest exits 5 when no test is marked slow yet; that is not a failure.
 	$(VENV)/bin/pytest -m slow -q $(PYTEST_ARGS) || [ $$? -eq 5 ]
+
+# Stable-Baselines3 / sb3-contrib, RLlib and Tianshou on the envs
+# (tests/test_rl_libraries.py); a few minutes once the libraries are installed.
+test-rl: venv-rl develop
+	$(VENV)/bin/pytest -m "not slow" -q tests/test_rl_libraries.py $(PYTEST_ARGS)
+
+test-rl-slow: venv-rl develop
+	$(VENV)/bin/pytest -m slow -q tests/test_rl_libraries.py $(PYTEST_ARGS)
 
 perft:
 	$(CARGO) test $(CARGO_LOCKED) $(CARGO_TEST_FLAGS) -- --ignored perft

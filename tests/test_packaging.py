@@ -34,6 +34,7 @@ EXTRA_NEEDS = {
     "pettingzoo": {"pettingzoo", "gymnasium", "pillow"},
     "openspiel": {"open-spiel"},
     "ray": {"ray"},
+    "rllib": {"ray", "torch", "gymnasium", "pettingzoo", "pillow"},  # dicechess.rllib
     "plot": {"matplotlib", "pandas", "scipy"},  # `dicechess study` plots and tables
 }
 

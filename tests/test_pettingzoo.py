@@ -96,8 +96,23 @@ def test_seeded_trajectories_reproducible():
     assert play(make_env("vegas", max_plies=100), 6) != a
 
 
-def test_illegal_action():
-    e = raw_env("chess")
+def test_illegal_action_loses_by_default():
+    e = make_env("chess")
+    e.reset(seed=0)
+    fen = e.unwrapped.state_.fen()
+    e.step(0)
+    assert e.unwrapped.state_.fen() == fen
+    _obs, reward, term, _trunc, info = e.last()
+    assert e.agent_selection == "player_0" and reward == -1.0 and term
+    assert info["termination"] == "illegal_action"
+    assert e.rewards == {"player_0": -1.0, "player_1": 0.0}
+    assert all(e.terminations.values())
+    with pytest.raises(ValueError, match="illegal_action must be one of lose, raise"):
+        raw_env("chess", illegal_action="skip")
+
+
+def test_illegal_action_raise():
+    e = raw_env("chess", illegal_action="raise")
     e.reset(seed=0)
     fen = e.state_.fen()
     with pytest.raises(ValueError, match="illegal action 0 for player_0: 20 legal"):
@@ -134,3 +149,36 @@ def test_doctests():
 
     failures, tried = doctest.testmod(mod)
     assert tried > 0 and failures == 0
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_render_test(variant, capsys):
+    """PettingZoo's render_test on every render mode, "human" included (it prints)."""
+    from pettingzoo.test import render_test
+
+    render_test(lambda render_mode=None: make_env(variant, render_mode=render_mode, max_plies=60))
+    assert "player" in capsys.readouterr().out
+
+
+def test_performance_benchmark(capsys):
+    """PettingZoo's performance_benchmark runs (5 s of random play; it prints
+    the rate and checks nothing about speed)."""
+    from pettingzoo.test import performance_benchmark
+
+    performance_benchmark(make_env("vegas", max_plies=100))
+    assert "turns per second" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("layout", ["chw", "hwc", "flat"])
+def test_obs_layouts_and_fixed_shape_infos(layout):
+    e = make_env("dice_chess", obs_layout=layout, max_plies=60)
+    api_test(e, num_cycles=50)
+    e.reset(seed=3)
+    obs, _r, _te, _tr, info = e.last()
+    p = e.unwrapped.agent_name_mapping[e.agent_selection]
+    tensor = e.unwrapped.state_.observation_tensor(p)
+    expected = {"chw": tensor, "hwc": tensor.transpose(1, 2, 0), "flat": tensor.ravel()}[layout]
+    np.testing.assert_array_equal(obs["observation"], expected)
+    assert info["termination"] == "" and info["dice"] == e.unwrapped.state_.dice
+    assert info["rolls"].shape == (32,) and info["num_rolls"] >= 1
+    assert (info["rolls"][info["num_rolls"] :] == -1).all()

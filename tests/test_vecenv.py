@@ -233,7 +233,8 @@ def test_gymnasium_vector_env() -> None:
     venv = make_vec("vegas", 4, seed=2, max_plies=20)
     assert venv.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
     obs, info = venv.reset(seed=9)
-    assert obs.shape == (4, *venv.single_observation_space.shape)
+    assert obs["observation"].shape == (4, *venv.single_observation_space["observation"].shape)
+    assert venv.observation_space.contains(obs)
     assert venv.single_action_space.n == dc.num_actions("vegas")
     rng = np.random.default_rng(1)
     prev_done = np.zeros(4, dtype=bool)
@@ -243,6 +244,7 @@ def test_gymnasium_vector_env() -> None:
         assert rew.shape == (4,) and rew.dtype == np.float32
         assert (rew[prev_done] == 0).all() and not (term | trunc)[prev_done].any()
         assert info["action_mask"][~(term | trunc)].any(axis=1).all()
+        assert (obs["action_mask"] == info["action_mask"]).all()
         prev_done = (term | trunc).copy()
         ended += int(prev_done.sum())
     assert ended > 0

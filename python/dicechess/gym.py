@@ -14,8 +14,11 @@ The agent plays one side; the opponent (``"random"``, a callable
 ``state -> action``, or an agent spec for ``dicechess.Agent``) plays the other
 and the dice are rolled with the env's seeded ``np_random``. The reward is
 +1/-1/0 at the end of the game from the agent's side; ``truncated`` is set when
-the game stops at ``max_plies``. Variant options (``max_plies``, ``fen``,
-``die_faces``, …) pass through ``gymnasium.make``.
+the game stops at ``max_plies``; an illegal action ends the game as a loss
+(-1) unless ``illegal_action="raise"``. Observations are flat unless
+``obs_layout="chw"`` or ``"hwc"``; infos have fixed shapes (docs/rl.md).
+Variant options (``max_plies``, ``fen``, ``die_faces``, …) pass through
+``gymnasium.make``.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from gymnasium import spaces
 
 from . import _core
 from ._core import State
+from .rlspaces import check_obs_layout, observation_space, padded, to_layout
 
 __all__ = [
     "ENV_IDS",
@@ -59,15 +63,24 @@ Opponent = Union[str, Callable[[State], int]]
 
 
 def register_envs() -> None:
-    """Registers ``dicechess/<Variant>-v0`` with gymnasium (idempotent)."""
+    """Registers ``dicechess/<Variant>-v0`` with gymnasium (idempotent).
+
+    ``gymnasium.make`` returns the env itself, unwrapped, so that
+    ``check_env(gymnasium.make(id))`` checks it as it is: the env enforces the
+    call order itself (``step`` before ``reset`` raises ``RuntimeError``) and
+    passes the checker, which our tests run on every id, so the passive
+    checker wrapper would add nothing but a warning. ``gymnasium.make_vec``
+    builds the Rust-stepped :class:`dicechess.vector.DiceChessVectorEnv`."""
     for name, variant in ENV_IDS.items():
         env_id = f"dicechess/{name}-v0"
         if env_id not in gymnasium.registry:
             gymnasium.register(
                 id=env_id,
                 entry_point="dicechess.gym:DiceChessEnv",
+                vector_entry_point="dicechess.vector:DiceChessVectorEnv",
                 kwargs={"variant": variant},
-                disable_env_checker=False,
+                disable_env_checker=True,
+                order_enforce=False,
             )
 
 
@@ -132,12 +145,14 @@ def check_action(action: Any) -> int:
 
 
 #: What ``step`` does with an illegal action (see :class:`DiceChessEnv`).
-ILLEGAL_ACTION_MODES = ("raise", "lose")
+ILLEGAL_ACTION_MODES = ("lose", "raise")
+#: Reward of an illegal action with ``illegal_action="lose"``.
+ILLEGAL_ACTION_REWARD = -1.0
 
 
 class LegalDiscrete(spaces.Discrete):
     """``Discrete(num_actions)`` whose ``sample()`` without a mask draws a legal
-    action of the env's current state (illegal actions raise in ``step``)."""
+    action of the env's current state."""
 
     def __init__(self, n: int, env: Any = None) -> None:
         super().__init__(n)
@@ -161,18 +176,30 @@ class DiceChessEnv(gymnasium.Env):
             the state), or an agent spec for ``dicechess.Agent(spec, seed=...)``.
         agent_player: 0, 1 or ``"random"`` (drawn at each reset).
         render_mode: None, ``"ansi"`` or ``"rgb_array"``.
-        illegal_action: ``"raise"`` (default): an illegal action raises
-            ``ValueError`` and changes nothing; ``"lose"``: the agent loses the
-            game (reward -1, ``terminated``, ``info["termination"] ==
-            "illegal_action"``), the convention of PettingZoo's
-            ``TerminateIllegalWrapper``, for training loops that sample from the
-            whole action space (and for gymnasium's ``check_env``, which steps an
-            action sampled before ``reset``).
+        illegal_action: ``"lose"`` (default): an illegal action ends the game
+            as a loss for the agent (reward ``ILLEGAL_ACTION_REWARD`` = -1,
+            ``terminated``, ``info["termination"] == "illegal_action"``, the
+            state unchanged), as PettingZoo's classic envs do, so training
+            loops that sample from the whole action space (and the env
+            checkers) work; ``"raise"``: an illegal action raises
+            ``ValueError`` and changes nothing.
+        obs_layout: ``"flat"`` (default), ``"chw"`` or ``"hwc"``: the shape of
+            ``obs["observation"]`` (see ``dicechess.rlspaces``).
         **options: variant options for ``dicechess.State`` (``max_plies``,
             ``fen``, ``die_faces``, …).
 
-    Observations are ``{"observation": float32 (planes, ranks, files),
+    Observations are ``{"observation": float32 in obs_layout,
     "action_mask": int8 (num_actions,)}`` from the agent's point of view.
+
+    Infos (every value of a fixed shape, so vector envs can stack them):
+    ``termination`` (str, ``""`` while the game runs), ``dice`` (str: the
+    roll showing, as ``State.dice``, ``""`` for none), ``rolls`` (int64
+    ``(INFO_PAD,)``: the chance outcome ids drawn since the agent's last
+    action, padded with -1; ``num_rolls`` counts them, only the last
+    ``INFO_PAD`` are kept), ``opponent_actions`` / ``num_opponent_actions``
+    (the same for the opponent's actions), ``illegal_action`` (the agent's
+    illegal action id, else -1), ``agent_player``, ``plies`` (int) and
+    ``fen`` (str).
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
@@ -183,7 +210,8 @@ class DiceChessEnv(gymnasium.Env):
         opponent: Opponent = "random",
         agent_player: int | str = 0,
         render_mode: str | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "lose",
+        obs_layout: str = "flat",
         **options: Any,
     ) -> None:
         if illegal_action not in ILLEGAL_ACTION_MODES:
@@ -192,6 +220,7 @@ class DiceChessEnv(gymnasium.Env):
                 f"got {illegal_action!r}"
             )
         self.illegal_action = illegal_action
+        self.obs_layout = check_obs_layout(obs_layout)
         if agent_player not in (0, 1, "random") or isinstance(agent_player, bool):
             raise ValueError(f"agent_player must be 0, 1 or 'random', got {agent_player!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -210,18 +239,13 @@ class DiceChessEnv(gymnasium.Env):
         self.num_actions = proto.num_actions()
         self.planes = proto.observation_planes()
         shape = proto.observation_tensor().shape
-        self.observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, shape=shape, dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, shape=(self.num_actions,), dtype=np.int8),
-            }
-        )
+        self.observation_space = observation_space(shape, self.num_actions, self.obs_layout)
         self.action_space = LegalDiscrete(self.num_actions, self)
         self.state = proto
         self.agent_player = 0 if agent_player == "random" else int(agent_player)
         self._done = True
         self._broken = False
-        self._rolls: list[str] = []
+        self._rolls: list[int] = []
 
     # ---- helpers -------------------------------------------------------
 
@@ -234,7 +258,7 @@ class DiceChessEnv(gymnasium.Env):
             p = s.current_player()
             if p == _core.CHANCE:
                 a = sample_chance(s, self.np_random)
-                self._rolls.append(s.action_to_string(a))
+                self._rolls.append(a)
                 s.apply_action(a)
             elif p == self.agent_player:
                 break
@@ -270,18 +294,23 @@ class DiceChessEnv(gymnasium.Env):
 
     def _obs(self) -> dict[str, np.ndarray]:
         return {
-            "observation": self.state.observation_tensor(self.agent_player),
+            "observation": to_layout(
+                self.state.observation_tensor(self.agent_player), self.obs_layout
+            ),
             "action_mask": self._mask(),
         }
 
-    def _info(self, opponent_actions: list[int]) -> dict[str, Any]:
+    def _info(self, opponent_actions: list[int], illegal: int = -1) -> dict[str, Any]:
         s = self.state
         return {
-            "termination": s.termination(),
-            "dice": s.dice,
-            "rolls": list(self._rolls),
+            "termination": s.termination() or "",
+            "dice": s.dice or "",
+            "rolls": padded(self._rolls),
+            "num_rolls": len(self._rolls),
             "agent_player": self.agent_player,
-            "opponent_actions": opponent_actions,
+            "opponent_actions": padded(opponent_actions),
+            "num_opponent_actions": len(opponent_actions),
+            "illegal_action": illegal,
             "plies": s.plies,
             "fen": s.fen(),
         }
@@ -318,9 +347,9 @@ class DiceChessEnv(gymnasium.Env):
         """Plays the agent's action, then chance and the opponent.
 
         Raises ``RuntimeError`` after the end of the episode (call ``reset``),
-        ``TypeError``/``ValueError`` for a non-integer or illegal action (the
-        state is unchanged); with ``illegal_action="lose"`` an illegal action
-        ends the episode as a loss instead.
+        ``TypeError`` for a non-integer action; an illegal action ends the
+        episode as a loss (``illegal_action="lose"``, the default) or raises
+        ``ValueError`` with the state unchanged (``"raise"``).
         """
         if self._done:
             if self._broken:
@@ -333,9 +362,9 @@ class DiceChessEnv(gymnasium.Env):
         legal = self.state.legal_actions()
         if a not in legal and self.illegal_action == "lose":
             self._done = True
-            info = self._info([])
-            info.update(termination="illegal_action", illegal_action=a)
-            return self._obs(), -1.0, True, False, info
+            info = self._info([], illegal=a)
+            info["termination"] = "illegal_action"
+            return self._obs(), ILLEGAL_ACTION_REWARD, True, False, info
         if a not in legal:
             raise ValueError(
                 f"illegal action {a} for player {self.agent_player}: "

@@ -12,6 +12,18 @@ Number Chess the colours are drawn). Chance (dice) is resolved inside the env
 with its seeded RNG; a player who is not deciding sees an all-zero action mask.
 In Random Move Number Chess a turn has several moves, so the same agent can act
 several times in a row.
+
+``illegal_action``: ``"lose"`` (default) ends the game when an agent plays an
+illegal action: that agent gets -1, the other 0, ``infos[a]["termination"] ==
+"illegal_action"`` (PettingZoo's ``TerminateIllegalWrapper`` convention, as in
+its classic envs); ``"raise"`` raises ``ValueError`` with the state unchanged.
+
+``render_mode``: ``"human"`` prints the text diagram, ``"ansi"`` returns it,
+``"rgb_array"`` returns an image array. ``obs_layout``: ``"chw"`` (default),
+``"hwc"`` or ``"flat"`` (``dicechess.rlspaces``). Infos have fixed shapes
+(``dicechess.rlspaces``): ``termination`` (``""`` while the game runs),
+``dice`` (``""`` for none), ``rolls`` (the chance outcome ids drawn since the
+last decision, padded with -1) with ``num_rolls``, and ``plies``.
 """
 
 from __future__ import annotations
@@ -24,7 +36,14 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ._core import State
-from .gym import TRUNCATIONS, check_action, sample_chance
+from .gym import (
+    ILLEGAL_ACTION_MODES,
+    ILLEGAL_ACTION_REWARD,
+    TRUNCATIONS,
+    check_action,
+    sample_chance,
+)
+from .rlspaces import check_obs_layout, observation_space, padded, to_layout
 
 __all__ = ["env", "raw_env"]
 
@@ -42,18 +61,32 @@ class raw_env(AECEnv):
     """The unwrapped AEC env for ``variant`` (options go to ``dicechess.State``)."""
 
     metadata: dict[str, Any] = {
-        "render_modes": ["ansi", "rgb_array"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "name": "dicechess_v0",
         "is_parallelizable": False,
         "render_fps": 2,
     }
 
-    def __init__(self, variant: str = "chess", render_mode: str | None = None, **options: Any):
+    def __init__(
+        self,
+        variant: str = "chess",
+        render_mode: str | None = None,
+        obs_layout: str = "chw",
+        illegal_action: str = "lose",
+        **options: Any,
+    ):
         super().__init__()
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(
+                f"illegal_action must be one of {', '.join(ILLEGAL_ACTION_MODES)}, "
+                f"got {illegal_action!r}"
+            )
+        self.illegal_action = illegal_action
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
-                f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
+                f"render_mode must be None, 'human', 'ansi' or 'rgb_array', got {render_mode!r}"
             )
+        self.obs_layout = check_obs_layout(obs_layout)
         proto = State(variant, **options)
         self.variant = variant
         self.options = dict(options)
@@ -63,12 +96,7 @@ class raw_env(AECEnv):
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         self.agent_name_mapping = {a: i for i, a in enumerate(AGENTS)}
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, shape=shape, dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, shape=(self.num_actions,), dtype=np.int8),
-            }
-        )
+        obs_space = observation_space(shape, self.num_actions, self.obs_layout)
         self.observation_spaces = {a: obs_space for a in AGENTS}
         self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in AGENTS}
         self.state_ = proto
@@ -79,7 +107,7 @@ class raw_env(AECEnv):
         self.truncations = {a: False for a in AGENTS}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
         self.agent_selection = AGENTS[0]
-        self._rolls: list[str] = []
+        self._rolls: list[int] = []
 
     def observation_space(self, agent: str) -> spaces.Space:
         """The observation space of ``agent`` (the same for both)."""
@@ -98,22 +126,26 @@ class raw_env(AECEnv):
             mask = s.legal_actions_mask().astype(np.int8)
         else:
             mask = np.zeros(self.num_actions, dtype=np.int8)
-        return {"observation": s.observation_tensor(p), "action_mask": mask}
+        return {
+            "observation": to_layout(s.observation_tensor(p), self.obs_layout),
+            "action_mask": mask,
+        }
 
     def _resolve_chance(self) -> None:
         s = self.state_
         while s.is_chance_node():
             a = sample_chance(s, self._np_random)
-            self._rolls.append(s.action_to_string(a))
+            self._rolls.append(a)
             s.apply_action(a)
 
     def _update_infos(self) -> None:
         s = self.state_
         for a in self.agents:
             self.infos[a] = {
-                "termination": s.termination(),
-                "dice": s.dice,
-                "rolls": list(self._rolls),
+                "termination": s.termination() or "",
+                "dice": s.dice or "",
+                "rolls": padded(self._rolls),
+                "num_rolls": len(self._rolls),
                 "plies": s.plies,
             }
 
@@ -156,8 +188,9 @@ class raw_env(AECEnv):
     def step(self, action: Any) -> None:
         """Plays ``action`` for ``agent_selection``; ``None`` removes a done agent.
 
-        Raises ``TypeError``/``ValueError`` for a non-integer or illegal action
-        (the state unchanged).
+        Raises ``TypeError`` for a non-integer action; an illegal one ends the
+        game as a loss (``illegal_action="lose"``) or raises ``ValueError``
+        with the state unchanged (``"raise"``).
         """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -166,6 +199,9 @@ class raw_env(AECEnv):
         a = check_action(action)
         s = self.state_
         legal = s.legal_actions()
+        if a not in legal and self.illegal_action == "lose":
+            self._lose_by_illegal_action(agent)
+            return
         if a not in legal:
             raise ValueError(
                 f"illegal action {a} for {agent}: {len(legal)} legal actions here "
@@ -183,14 +219,28 @@ class raw_env(AECEnv):
         self._update_infos()
         self._accumulate_rewards()
 
+    def _lose_by_illegal_action(self, agent: str) -> None:
+        self._cumulative_rewards[agent] = 0.0
+        for x in AGENTS:
+            self.rewards[x] = ILLEGAL_ACTION_REWARD if x == agent else 0.0
+            self.terminations[x] = True
+        self._update_infos()
+        for x in AGENTS:
+            self.infos[x]["termination"] = "illegal_action"
+        self._accumulate_rewards()
+
     def state(self) -> np.ndarray:
         """A global view: player 0's observation tensor."""
         return self.state_.observation_tensor(0)
 
     def render(self) -> Any:
-        """``"ansi"``: the text diagram; ``"rgb_array"``: an image array."""
+        """``"human"``: prints the text diagram (returns None); ``"ansi"``: the
+        text diagram; ``"rgb_array"``: an image array."""
         from . import render
 
+        if self.render_mode == "human":
+            print(render.ansi(self.state_))
+            return None
         return render.render(self.state_, self.render_mode)
 
     def close(self) -> None:
