@@ -197,3 +197,20 @@ def test_ctrl_c_keeps_finished_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     assert r.interrupted and r.games.interrupted and len(r) == 6
     full = dc.roll_luck("fluky", 6, max_plies=20)
     np.testing.assert_array_equal(r.luck_sum, full.luck_sum)
+
+
+def test_search_evaluator_values_rolls_on_the_same_games() -> None:
+    """The search engine as the luck evaluator: same games as the default
+    evaluator, luck in [-2, 2] per roll, and time budgets refused."""
+    kw = {"seed": 4, "agents": ("greedy", "random"), "max_plies": 24, "per_roll": True}
+    by_depth = dc.roll_luck("vegas", 3, **kw)
+    by_search = dc.roll_luck("vegas", 3, evaluator="search:nodes=64", **kw)
+    np.testing.assert_array_equal(by_depth.games.winner, by_search.games.winner)
+    np.testing.assert_array_equal(by_depth.n_rolls, by_search.n_rolls)
+    assert by_search.rolls is not None
+    assert np.all(np.abs(by_search.rolls["luck"]) <= 2.0)
+    assert not np.array_equal(by_depth.luck_sum, by_search.luck_sum)
+    with pytest.raises(ValueError, match="time budget"):
+        dc.roll_luck("vegas", 1, evaluator="search:ms=5")
+    with pytest.raises(ValueError, match="luck evaluator"):
+        dc.roll_luck("vegas", 1, evaluator="random")

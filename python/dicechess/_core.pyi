@@ -365,11 +365,14 @@ def _roll_luck(
     count: int,
     threads: int | None = None,
     per_roll: bool = False,
+    evaluator: str | None = None,
     **options: Any,
 ) -> dict[str, npt.NDArray[Any]]:
     """Games ``start .. start+count`` between two agent specs (those of
     ``_playouts``) with the luck of every roll for player 0, valued with
-    ``expectimax:depth=eval_depth`` (1..4), GIL released. Per-game arrays
+    ``expectimax:depth=eval_depth`` (1..4), or with the agent spec
+    ``evaluator`` when given (``greedy``, ``expectimax:depth=D`` or a
+    ``search:`` spec with a node or depth budget), GIL released. Per-game arrays
     ``n_rolls``, ``luck_sum``, ``abs_luck_sum``, ``max_abs_luck``; with
     ``per_roll`` also ``roll_game``, ``roll_ply``, ``roll_player``,
     ``roll_luck``, ``roll_v_expected``, ``roll_v_actual``."""

@@ -167,11 +167,16 @@ def roll_luck(
     chunk_size: int = 64,
     backend: str = "local",
     ray_address: str | None = None,
+    evaluator: str | None = None,
     **variant_options: Any,
 ) -> RollLuckResult:
     """Play ``n_games`` games of ``variant`` between ``agents`` (player 0 first)
     and measure the luck of every roll with an ``expectimax:depth=eval_depth``
     value (``eval_depth`` from 1 to 4), in Rust with the GIL released.
+    ``evaluator``: value the rolls with this agent spec instead (``greedy``,
+    ``expectimax:depth=D``, or the search engine with a node or depth budget,
+    e.g. ``"search:nodes=256"``, its centipawns mapped to an expected result by
+    the 400-cp logistic); the games do not change with the evaluator.
 
     The games are those of ``dicechess.playouts(variant, n_games, seed, agents)``
     (same arrays). ``per_roll``: also keep one row per roll (memory grows with
@@ -195,12 +200,18 @@ def roll_luck(
     if isinstance(eval_depth, bool) or not isinstance(eval_depth, (int, np.integer)):
         raise TypeError(f"eval_depth must be an int, got {type(eval_depth).__name__}")
     # A run of no games validates the variant, options and eval_depth in Rust.
-    _core._roll_luck(variant, specs, int(eval_depth), 0, 0, 0, **variant_options)
+    if evaluator is not None and not isinstance(evaluator, str):
+        raise TypeError(f"evaluator must be an agent spec string, got {type(evaluator).__name__}")
+    _core._roll_luck(
+        variant, specs, int(eval_depth), 0, 0, 0, None, False, evaluator, **variant_options
+    )
     options = dict(_core.State(variant, **variant_options).options)
     # Per game: the game arrays and four luck numbers (per-roll rows grow
     # with the games played, not up front).
     check_memory(n_games, -(-n_games // chunk_size), GAME_BYTES + 28)
-    params = {"eval_depth": int(eval_depth), "per_roll": bool(per_roll)}
+    params: dict[str, Any] = {"eval_depth": int(eval_depth), "per_roll": bool(per_roll)}
+    if evaluator is not None:
+        params["evaluator"] = evaluator
     shards = chunked(
         variant, specs, int(seed), 0, n_games, chunk_size, variant_options, "roll_luck", params
     )

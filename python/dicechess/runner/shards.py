@@ -70,8 +70,16 @@ def run_shard(shard: Shard, threads: int | None = None) -> dict[str, np.ndarray]
     if shard.kind == "roll_luck":
         eval_depth = int(shard.params["eval_depth"])
         per_roll = bool(shard.params.get("per_roll", False))
+        evaluator = shard.params.get("evaluator")
         out = _core._roll_luck(
-            shard.variant, (str(a0), str(a1)), eval_depth, *run, threads, per_roll, **shard.options
+            shard.variant,
+            (str(a0), str(a1)),
+            eval_depth,
+            *run,
+            threads,
+            per_roll,
+            None if evaluator is None else str(evaluator),
+            **shard.options,
         )
     elif callable(a0) or callable(a1):
         out = _core._playouts_callable(shard.variant, (a0, a1), *run, **shard.options)
