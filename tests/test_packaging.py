@@ -74,6 +74,7 @@ def test_optional_imports_are_covered_by_extras() -> None:
         "matplotlib": "matplotlib",
         "pandas": "pandas",
         "scipy": "scipy",
+        "ipywidgets": "ipywidgets",
     }
     base = {_name(r) for r in PROJECT["dependencies"]}
     found = set()
