@@ -8,10 +8,11 @@ use super::{check_batch, check_threads, interrupt, new_game, records_to_dict};
 
 /// Plays pairs `start .. start+count` of a run seeded with `seed` between
 /// agents A and B on common dice (game 0 of a pair: A is player 0; game 1:
-/// B is player 0), the GIL released. Returns `{"a_first": arrays,
+/// B is player 0; both open with `opening_plies` random decisions), the GIL
+/// released. Returns `{"a_first": arrays,
 /// "b_first": arrays}`, each with the game arrays of `_playouts`.
 #[pyfunction]
-#[pyo3(signature = (variant, agents, seed, start, count, threads = None, **options))]
+#[pyo3(signature = (variant, agents, seed, start, count, threads = None, opening_plies = 0, **options))]
 #[allow(clippy::too_many_arguments)]
 fn _paired_playouts<'py>(
     py: Python<'py>,
@@ -21,6 +22,7 @@ fn _paired_playouts<'py>(
     start: u64,
     count: u64,
     threads: Option<usize>,
+    opening_plies: u32,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     check_threads(threads)?;
@@ -28,7 +30,15 @@ fn _paired_playouts<'py>(
     let specs = [parse_spec(&agents.0)?, parse_spec(&agents.1)?];
     let proto = new_game(variant, options)?;
     let pairs = interrupt::detach(py, || {
-        crate::sim::paired::paired_playouts(&proto, &specs, seed, start, count, threads)
+        crate::sim::paired::paired_playouts(
+            &proto,
+            &specs,
+            seed,
+            start,
+            count,
+            opening_plies,
+            threads,
+        )
     })?;
     let first: Vec<_> = pairs.iter().map(|p| p[0]).collect();
     let second: Vec<_> = pairs.iter().map(|p| p[1]).collect();
