@@ -134,7 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument(
         "--search-rungs", type=_rungs, default=None, help="log2 node budgets, e.g. 4-12"
     )
-    st.add_argument("--mcts-rungs", type=_rungs, default=None, help="log2 simulations, e.g. 3-8")
+    st.add_argument("--mcts-rungs", type=_rungs, default=None, help="log2 simulations, e.g. 3-7")
     st.add_argument(
         "--playout-games", type=_positive, default=None, help="random playouts per variant"
     )

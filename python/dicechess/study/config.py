@@ -35,7 +35,7 @@ class StudyConfig:
     #: log2 of the node budgets of the search family (9 rungs plus ``random``).
     search_rungs: list[int] = field(default_factory=lambda: list(range(4, 13)))
     #: log2 of the simulation budgets of the MCTS family (the robustness check).
-    mcts_rungs: list[int] = field(default_factory=lambda: list(range(3, 9)))
+    mcts_rungs: list[int] = field(default_factory=lambda: list(range(3, 8)))
     #: Pairs of games per matchup of adjacent rungs (2 games each).
     pairs: int = 100
     #: Pairs per matchup of rungs two apart.

@@ -14,7 +14,7 @@ pairs of games (or games, for the luck-adjusted results).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -322,11 +322,19 @@ def variant_measures(
     return row
 
 
-def measure(raws: dict[str, dict[str, Any]], cfg: StudyConfig) -> dict[str, Any]:
+def measure(
+    raws: dict[str, dict[str, Any]],
+    cfg: StudyConfig,
+    tick: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
     """``variants`` (every measure per variant) and ``ranking`` (variants by
-    luck per family) of the finished variants."""
+    luck per family) of the finished variants; ``tick(variant)`` after each."""
     chess = raws.get("chess")
-    rows = {v: variant_measures(raw, chess, cfg) for v, raw in raws.items()}
+    rows = {}
+    for v, raw in raws.items():
+        rows[v] = variant_measures(raw, chess, cfg)
+        if tick is not None:
+            tick(v)
     return {
         "variants": rows,
         "ranking": ranking(rows, list(cfg.families())),

@@ -185,7 +185,8 @@ def build_blocks(study: Study, plots: dict[str, tuple[Path, str]]) -> list[Block
             f"family ({cfg['mcts_pairs']} and {cfg['mcts_pairs_two_apart']} in the mcts "
             f"family), {cfg['opening_plies']} random opening plies, {cfg['playout_games']} "
             f"random playouts and {cfg['luck_games']} luck-valued games per variant"
-            f"{' (quick run)' if cfg['quick'] else ''}. Ran in {res['seconds']:.0f} s"
+            f"{' (quick run)' if cfg['quick'] else ''}. Ran in {res['seconds']:.0f} s "
+            f"({res.get('seconds_games', math.nan):.0f} s of games, the rest bootstrap fits)"
             + (f" (reused: {', '.join(res['resumed'])})" if res["resumed"] else "")
             + ".",
         ),

@@ -252,8 +252,6 @@ def run_study(
     with the same options are reused, so an interrupted study resumes.
     Ctrl-C stops the study and returns the variants finished so far, with
     ``results["interrupted"]`` true."""
-    from .measures import measure
-
     cfg = config or StudyConfig()
     for k, val in overrides.items():
         if not hasattr(cfg, k):
@@ -319,17 +317,35 @@ def run_study(
         "numpy": np.__version__,
         "seed": cfg.seed,
         "config": asdict(cfg),
-        "seconds": time.perf_counter() - t0,
+        "seconds_games": time.perf_counter() - t0,
         "resumed": resumed,
         "interrupted": interrupted,
-        **measure(raws, cfg),
+        **_measure(raws, cfg, show),
     }
+    results["seconds"] = time.perf_counter() - t0
     if anchor is not None:
         from .anchor import anchor_ladder
 
         chess = results["variants"].get("chess")
         results["anchor"] = anchor_ladder(anchor, chess["ladder"]) if chess else anchor
     return Study(results, raws)
+
+
+def _measure(raws: dict[str, dict[str, Any]], cfg: StudyConfig, progress: bool) -> dict:
+    """Every measure, with a progress bar over the variants (the bootstrap
+    refits every ladder ``cfg.bootstrap`` times)."""
+    from .measures import measure
+
+    bar = None
+    if progress and raws:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(raws), unit="variant", desc="measures (bootstrap)")
+    try:
+        return measure(raws, cfg, tick=None if bar is None else lambda v: bar.update(1))
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def _anchor(
