@@ -153,6 +153,30 @@ def test_ranking_by_family_and_swaps() -> None:
     assert not agr["same_order"] and agr["swapped"] == [["a", "b"]]
 
 
+def test_robust_tiers_keep_only_the_order_every_family_agrees_on() -> None:
+    def row(ps: dict[str, tuple[float, float]]) -> dict[str, Any]:
+        return {
+            "families": {
+                f: {"p_equivalent": {"value": (lo + hi) / 2, "low": lo, "high": hi}}
+                for f, (lo, hi) in ps.items()
+            }
+        }
+
+    rows = {
+        "a": row({"search": (0.1, 0.2), "mcts": (0.1, 0.3)}),
+        # b and c overlap in mcts: neither is below the other.
+        "b": row({"search": (0.4, 0.5), "mcts": (0.5, 0.6)}),
+        "c": row({"search": (0.6, 0.7), "mcts": (0.55, 0.65)}),
+        "d": row({"search": (0.9, 1.0), "mcts": (0.9, 1.1)}),
+    }
+    tiers = ranking(rows, ["search", "mcts"])["robust_tiers"]
+    assert tiers == [["a"], ["b", "c"], ["d"]]
+    # When mcts puts d below everything, nothing is robustly luckier than d:
+    # it joins the first tier.
+    rows["d"] = row({"search": (0.9, 1.0), "mcts": (0.0, 0.05)})
+    assert ranking(rows, ["search", "mcts"])["robust_tiers"] == [["a", "d"], ["b", "c"]]
+
+
 def test_luck_adjusted_results_with_known_luck() -> None:
     rng = np.random.default_rng(4)
     n = 400

@@ -264,7 +264,11 @@ def ranking(rows: dict[str, dict[str, Any]], families: Sequence[str]) -> dict[st
         }
         vals = {v: p for v, p in vals.items() if math.isfinite(p)}
         order[fam] = sorted(vals, key=lambda v: vals[v])
-    out: dict[str, Any] = {"by_family": order, "agreement": {}}
+    out: dict[str, Any] = {
+        "by_family": order,
+        "agreement": {},
+        "robust_tiers": robust_tiers(rows, families),
+    }
     fams = list(order)
     for a_i, a in enumerate(fams):
         for b in fams[a_i + 1 :]:
@@ -287,6 +291,43 @@ def ranking(rows: dict[str, dict[str, Any]], families: Sequence[str]) -> dict[st
                 "swapped": swapped,
             }
     return out
+
+
+def robust_tiers(rows: dict[str, dict[str, Any]], families: Sequence[str]) -> list[list[str]]:
+    """Variants in tiers from most to least luck, where a variant sits below
+    another only if *every* family puts its p-equivalent interval above the
+    other's (so the tiers do not depend on the family): tier of v = 1 + the
+    highest tier of a variant robustly luckier than v."""
+    names = [
+        v
+        for v, r in rows.items()
+        if all(f in r["families"] and _finite(r["families"][f]["p_equivalent"]) for f in families)
+    ]
+
+    def luckier(u: str, w: str) -> bool:
+        return all(
+            rows[u]["families"][f]["p_equivalent"]["high"]
+            < rows[w]["families"][f]["p_equivalent"]["low"]
+            for f in families
+        )
+
+    tier: dict[str, int] = {}
+
+    def tier_of(v: str) -> int:
+        if v not in tier:
+            tier[v] = 1 + max((tier_of(u) for u in names if luckier(u, v)), default=-1)
+        return tier[v]
+
+    for v in names:
+        tier_of(v)
+    n = max(tier.values(), default=-1) + 1
+    return [sorted(v for v in names if tier[v] == t) for t in range(n)]
+
+
+def _finite(e: dict[str, Any]) -> bool:
+    return all(
+        isinstance(e.get(k), float) and math.isfinite(e[k]) for k in ("value", "low", "high")
+    )
 
 
 def variant_measures(

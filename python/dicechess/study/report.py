@@ -166,6 +166,93 @@ HOW_TO_READ = (
 )
 
 
+def findings(res: dict[str, Any]) -> list[str]:
+    """The run's main readings, computed from its numbers (nothing here is fixed text
+    about a particular result)."""
+    rows = res["variants"]
+    out = []
+    by = res["ranking"]["by_family"]
+    head = by.get(HEADLINE_FAMILY, [])
+    if head:
+        out.append(
+            "Most to least luck by the p-equivalent of the search family: " + ", ".join(head) + "."
+        )
+    tiers = res["ranking"].get("robust_tiers") or []
+    if tiers:
+        out.append(
+            "Tiers every family agrees on (a variant is in a lower tier only when each "
+            "family puts its p-equivalent interval entirely above a variant of the tier "
+            "before): "
+            + " > ".join("{" + ", ".join(t) + "}" for t in tiers)
+            + " (most luck first)."
+        )
+    for pair, agr in res["ranking"]["agreement"].items():
+        if agr["same_order"]:
+            out.append(f"The {pair} families rank the variants in the same order.")
+        else:
+            swaps = "; ".join(" / ".join(x) for x in agr["swapped"])
+            out.append(
+                f"The {pair} families rank the variants differently (Kendall's τ = "
+                f"{_num(agr['kendall_tau'])}); swapped: {swaps}. Only the order of variants "
+                "that no family swaps is a property of the games rather than of the agents."
+            )
+    flagged = {
+        m: [
+            v
+            for v, r in rows.items()
+            if any(d["measure"] == m for d in r["robustness"]["disagreements"])
+        ]
+        for m in ("p_equivalent", "luck_alpha", "elo_per_doubling")
+    }
+    for m, vs in flagged.items():
+        if vs:
+            out.append(
+                f"{m} differs between ladders beyond the 95% intervals in {len(vs)} of "
+                f"{len(rows)} variants ({', '.join(vs)}): there it depends on the agents."
+            )
+    controls = [v for v in rows if v in CONTROLS and v != "chess"]
+    low = [
+        v
+        for v in controls
+        if math.isfinite(rows[v]["p_equivalent"]["value"] or math.nan)
+        and rows[v]["p_equivalent"]["high"] < 1
+    ]
+    if low:
+        out.append(
+            "Controls without dice below 1 (" + ", ".join(low) + "): the p-equivalent "
+            "measures how decisively the same ladder separates in a game compared with chess; "
+            "draws and short, forcing games lower it without any dice, so compare dice "
+            "variants with their dice-free twins (Fluky and Metamorph with Gardner) as well "
+            "as with chess."
+        )
+    la = {v: r["luck_adjusted"] for v, r in rows.items() if r["luck_adjusted"]}
+    neg = [v for v, x in la.items() if (x["variance_reduction"]["value"] or 0) < 0]
+    if la:
+        coef = [x["luck_coefficient"]["value"] for x in la.values()]
+        coef = [c for c in coef if c is not None and math.isfinite(c)]
+        r2 = [x["variance_explained"]["value"] for x in la.values()]
+        r2 = [c for c in r2 if c is not None and math.isfinite(c)]
+        text = (
+            f"Luck of each roll explains {min(r2):.2f}–{max(r2):.2f} of the result variance "
+            "between the top two rungs"
+            if r2
+            else "Luck-adjusted results could not be computed"
+        )
+        if coef:
+            text += (
+                f"; the results move by {min(coef):.2f}–{max(coef):.2f} per unit of valued "
+                "luck (1 for a perfect evaluator)"
+            )
+        if neg:
+            text += (
+                f". Subtracting the raw luck increases the variance in {len(neg)} of "
+                f"{len(la)} dice variants: the evaluator's errors add noise, so the explained "
+                "share, not the raw adjustment, is the measure to read"
+            )
+        out.append(text + ".")
+    return out
+
+
 def build_blocks(study: Study, plots: dict[str, tuple[Path, str]]) -> list[Block]:
     """The report as blocks: ("h", level, text), ("p", text), ("table", header, rows),
     ("img", path, caption)."""
@@ -191,6 +278,8 @@ def build_blocks(study: Study, plots: dict[str, tuple[Path, str]]) -> list[Block
             + ".",
         ),
         ("p", HOW_TO_READ),
+        ("h", 2, "What this run says"),
+        *[("p", t) for t in findings(res)],
         ("h", 2, "Headline (search family)"),
         ("table", *summary_rows(res)),
     ]
