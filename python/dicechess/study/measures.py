@@ -100,6 +100,15 @@ def _white(fam: dict[str, Any], confidence: float = 0.95) -> list[dict[str, Any]
     return out
 
 
+def _white_pooled(fam: dict[str, Any]) -> dict[str, float]:
+    """White's mean score over every game of the family, with a normal interval
+    over pair means (pairs are independent across matchups)."""
+    w = np.concatenate([np.asarray(m["white"], dtype=float).mean(axis=1) for m in fam["matchups"]])
+    mean = float(w.mean())
+    half = 1.959963984540054 * float(w.std(ddof=1)) / math.sqrt(len(w)) if len(w) > 1 else 1.0
+    return Estimate(mean, max(0.0, mean - half), min(1.0, mean + half)).to_dict()
+
+
 def _z(confidence: float) -> float:
     from statistics import NormalDist
 
@@ -147,6 +156,7 @@ def ladder_measures(
     if ladder == fam:
         out["paired_variance_reduction"] = _variance_reduction(data)
         out["white"] = _white(data)
+        out["white_pooled"] = _white_pooled(data)
         out["matchups"] = [
             {
                 "stronger": data["rungs"][m["i"]],
@@ -351,6 +361,7 @@ def variant_measures(
         "paired_variance_reduction": head["paired_variance_reduction"],
         "ladder": head["ladder"],
         "white": head["white"],
+        "white_pooled": head["white_pooled"],
         "families": {f: ladders[f] for f in raw["families"]},
         "rung_subsets": {n: m for n, m in ladders.items() if n not in raw["families"]},
         "luck_adjusted": None,

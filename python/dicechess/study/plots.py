@@ -32,6 +32,10 @@ def _save(fig: Any, path: Path) -> Path:
     return path
 
 
+#: Variant names under a plot: slanted, anchored at their right end so they do not collide.
+_TICKS: dict[str, Any] = {"rotation": 30, "ha": "right", "fontsize": "small"}
+
+
 def _style(v: str) -> dict[str, Any]:
     return {"ls": "--" if v in CONTROLS else "-", "marker": "o", "ms": 3}
 
@@ -73,7 +77,7 @@ def skill_classes(study: Study, path: Path) -> Path:
         ax.annotate(f"{c['value']:.1f}", (n, float(np.nanmax(elo))), ha="center", va="bottom")
     for k in range(0, int(top // CLASS_ELO_STEP) + 2):
         ax.axhline(k * CLASS_ELO_STEP, color="#ddd", lw=0.6, zorder=0)
-    ax.set_xticks(range(len(rows)), list(rows), rotation=25, fontsize="small")
+    ax.set_xticks(range(len(rows)), list(rows), **_TICKS)
     ax.set_ylabel("Elo above random (grid: one class = 200 Elo)")
     ax.set_title("skill classes from random to the top rung")
     return _save(fig, path)
@@ -92,7 +96,7 @@ def _estimates(ax: Any, rows: dict[str, Any], key: str, label: str, fams: list[s
         ax.errorbar(
             x + (k - (len(fams) - 1) / 2) * width, y, yerr=err, fmt="o", capsize=3, label=fam
         )
-    ax.set_xticks(x, list(rows), rotation=25, fontsize="small")
+    ax.set_xticks(x, list(rows), **_TICKS)
     ax.set_ylabel(label)
     ax.legend(fontsize="x-small")
 
@@ -136,33 +140,55 @@ def luck_adjusted(study: Study, path: Path) -> Path | None:
             label=label,
         )
     ax.axhline(0, color="grey", lw=0.8)
-    ax.set_xticks(x, list(rows), rotation=20)
+    ax.set_xticks(x, list(rows), **_TICKS)
     ax.set_ylabel("share of the result's variance")
     ax.legend(fontsize="small")
     return _save(fig, path)
 
 
 def colour_advantage(study: Study, path: Path) -> Path:
-    """White's score in random play and at every matchup of adjacent rungs
-    (headline family), 95% intervals."""
+    """White's score per variant: in random play and pooled over every ladder game
+    (left), and at each adjacent matchup of the headline family (right); 95% intervals."""
     rows = study.results["variants"]
-    fig, axes = _figure(8.0, 4.2)
+    fig, axes = _figure(13.0, 4.2, ncols=2)
     ax = axes[0][0]
+    x = np.arange(len(rows))
+    for k, (label, get) in enumerate(
+        (
+            ("random play", lambda r: _triple(r["playouts"]["colour_advantage"])),
+            ("ladder games (pooled)", lambda r: _triple(r["white_pooled"])),
+        )
+    ):
+        t = np.array([get(r) for r in rows.values()], dtype=float)
+        ax.errorbar(
+            x + (k - 0.5) * 0.3,
+            t[:, 0],
+            yerr=[np.clip(t[:, 0] - t[:, 1], 0, None), np.clip(t[:, 2] - t[:, 0], 0, None)],
+            fmt="o",
+            capsize=3,
+            label=label,
+        )
+    ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+    ax.set_xticks(x, list(rows), **_TICKS)
+    ax.set_ylabel("White's score")
+    ax.legend(fontsize="small")
+    ax = axes[0][1]
     for v, r in rows.items():
         adj = [w for w in r["white"] if _gap(r, w) == 1]
-        ys = [r["playouts"]["colour_advantage"]["white_score"]] + [
-            w["white_score"]["value"] for w in adj
-        ]
-        lo = [r["playouts"]["colour_advantage"]["lo"]] + [w["white_score"]["low"] for w in adj]
-        hi = [r["playouts"]["colour_advantage"]["hi"]] + [w["white_score"]["high"] for w in adj]
-        x = np.arange(len(ys))
-        (line,) = ax.plot(x, ys, label=v, **_style(v))
-        ax.fill_between(x, lo, hi, color=line.get_color(), alpha=0.08)
+        ys = [w["white_score"]["value"] for w in adj]
+        ax.plot(np.arange(1, len(ys) + 1), ys, label=v, **_style(v))
     ax.axhline(0.5, color="grey", lw=0.8, ls="--")
-    ax.set_xlabel("0: random vs random; k: rung k vs rung k-1")
-    ax.set_ylabel("White's score")
+    ax.set_xlabel("matchup: rung k vs rung k-1 (search family)")
+    ax.set_ylabel("White's score (intervals in the report's tables)")
     ax.legend(fontsize="x-small", ncol=2)
     return _save(fig, path)
+
+
+def _triple(d: dict[str, Any]) -> tuple[float, float, float]:
+    """(value, low, high) of an estimate or of colour_advantage's (white_score, lo, hi)."""
+    if "white_score" in d:
+        return d["white_score"], d["lo"], d["hi"]
+    return d["value"], d["low"], d["high"]
 
 
 def _gap(r: dict[str, Any], w: dict[str, Any]) -> int:
@@ -178,7 +204,7 @@ def game_lengths(study: Study, path: Path) -> Path:
     x = np.arange(len(rows))
     q = np.array([r["playouts"]["plies_quartiles"] or [math.nan] * 3 for r in rows.values()])
     ax.errorbar(x, q[:, 1], yerr=[q[:, 1] - q[:, 0], q[:, 2] - q[:, 1]], fmt="s", capsize=4)
-    ax.set_xticks(x, list(rows), rotation=20)
+    ax.set_xticks(x, list(rows), **_TICKS)
     ax.set_ylabel("decisions per game (median, quartiles)")
     return _save(fig, path)
 
@@ -196,7 +222,8 @@ PLOTS = {
     ),
     "colour_advantage": (
         colour_advantage,
-        "White's score in random play and at each adjacent matchup (95% bands).",
+        "White's score in random play and over the ladder games (95% intervals), and at "
+        "each adjacent matchup.",
     ),
     "game_lengths": (game_lengths, "Game lengths in random play."),
 }

@@ -64,6 +64,7 @@ def summary_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
         "luck-adjusted variance reduction",
         "pairing variance reduction",
         "White, random play",
+        "White, ladder games",
         "robustness",
     ]
     rows = []
@@ -81,6 +82,7 @@ def summary_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
                 _est(la["variance_reduction"]) if la else "no dice",
                 _num(r["paired_variance_reduction"]),
                 f"{_num(c['white_score'], '.3f')} [{_num(c['lo'], '.3f')}, {_num(c['hi'], '.3f')}]",
+                _est(r["white_pooled"], ".3f"),
                 _flags(r),
             ]
         )
@@ -334,6 +336,19 @@ def build_blocks(study: Study, plots: dict[str, tuple[Path, str]]) -> list[Block
                 "table",
                 ["matchup", "pairs", "stronger's score", "White's score [95%]", "mean plies"],
                 _matchup_rows(r),
+            )
+        )
+        head = r["families"][HEADLINE_FAMILY]
+        perfect = ", ".join(f"{x} vs {y}" for x, y in head["perfect_records"]) or "none"
+        eff = head["prior_effect"]
+        b.append(
+            (
+                "p",
+                f"Perfect records (their Elo gap is set by the rating prior, SD "
+                f"{head['prior_sd']:.0f} Elo): {perfect}. Doubling the prior's SD moves Elo per "
+                f"doubling by {_num(eff['elo_per_doubling'], '+.0f')} and skill classes by "
+                f"{_num(eff['skill_classes'], '+.2f')}; the prior-free bound on classes is "
+                f"{_num(r['classes_at_least'], '.1f')}.",
             )
         )
         la = r["luck_adjusted"]
