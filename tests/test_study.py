@@ -301,3 +301,18 @@ def test_config_errors() -> None:
     ):
         with pytest.raises(ValueError, match=message):
             _tiny(**bad).check()
+
+
+def test_depth_probe_is_deterministic_and_reported() -> None:
+    from dicechess.study.run import DEPTH_POSITIONS, probe_depths
+
+    cfg = _tiny()
+    a = probe_depths("chess", cfg)
+    assert a == probe_depths("chess", cfg)
+    assert a["positions"] == DEPTH_POSITIONS
+    assert list(a["depth"]) == rung_specs("search", cfg.search_rungs)[1:]
+    for d in a["depth"].values():
+        assert d["min"] <= d["mean"] <= d["max"]
+    # More nodes never complete fewer iterations on average in chess.
+    means = [d["mean"] for d in a["depth"].values()]
+    assert means == sorted(means)

@@ -365,6 +365,7 @@ def variant_measures(
         "families": {f: ladders[f] for f in raw["families"]},
         "rung_subsets": {n: m for n, m in ladders.items() if n not in raw["families"]},
         "luck_adjusted": None,
+        "search_depth": raw.get("search_depth"),
     }
     if raw.get("luck"):
         row["luck_adjusted"] = luck_adjusted(

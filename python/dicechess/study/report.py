@@ -120,14 +120,32 @@ def markdown_table(header: list[str], rows: list[list[str]]) -> str:
 
 
 def _ladder_rows(r: dict[str, Any]) -> list[list[str]]:
+    depth = (r.get("search_depth") or {}).get("depth", {})
     return [
         [
             rung["spec"],
             f"{_num(rung['elo'], '.0f')} [{_num(rung['low'], '.0f')}, {_num(rung['high'], '.0f')}]",
             str(rung.get("games", "")),
+            _depth_text(depth.get(rung["spec"])),
         ]
         for rung in r["ladder"]
     ]
+
+
+def _depth_text(d: dict[str, Any] | None) -> str:
+    if not d:
+        return "–"
+    return f"{d['mean']:.1f} ({d['min']}–{d['max']})"
+
+
+def stuck_depth(r: dict[str, Any], floor: str = "search:nodes=64") -> float | None:
+    """How much deeper the top search rung searches than the ``floor`` rung
+    (mean completed depth), or None without the probe."""
+    depth = (r.get("search_depth") or {}).get("depth", {})
+    if floor not in depth or not depth:
+        return None
+    top = list(depth.values())[-1]["mean"]
+    return float(top - depth[floor]["mean"])
 
 
 def _matchup_rows(r: dict[str, Any]) -> list[list[str]]:
@@ -212,6 +230,17 @@ def findings(res: dict[str, Any]) -> list[str]:
                 f"{m} differs between ladders beyond the 95% intervals in {len(vs)} of "
                 f"{len(rows)} variants ({', '.join(vs)}): there it depends on the agents."
             )
+    gains = {v: stuck_depth(r) for v, r in rows.items()}
+    stuck = [v for v, g in gains.items() if g is not None and g < 1.0]
+    if stuck:
+        out.append(
+            "The search family hardly deepens with compute in "
+            + ", ".join(stuck)
+            + ": from 2^6 to the top rung its completed depth grows by less than one ply "
+            "(column 'search depth' in the variant's ladder), because each further ply "
+            "expands every roll. There a flat skill curve and a low p-equivalent measure "
+            "the agent family as much as the game: read them with the mcts family's."
+        )
     controls = [v for v in rows if v in CONTROLS and v != "chess"]
     low = [
         v
@@ -276,7 +305,12 @@ def build_blocks(study: Study, plots: dict[str, tuple[Path, str]]) -> list[Block
             f"random playouts and {cfg['luck_games']} luck-valued games per variant"
             f"{' (quick run)' if cfg['quick'] else ''}. Ran in {res['seconds']:.0f} s "
             f"({res.get('seconds_games', math.nan):.0f} s of games, the rest bootstrap fits)"
-            + (f" (reused: {', '.join(res['resumed'])})" if res["resumed"] else "")
+            + (
+                f" (reused: {', '.join(res['resumed'])}; their games took "
+                f"{res.get('seconds_played', math.nan):.0f} s when played)"
+                if res["resumed"]
+                else ""
+            )
             + ".",
         ),
         ("p", HOW_TO_READ),
@@ -330,7 +364,13 @@ def build_blocks(study: Study, plots: dict[str, tuple[Path, str]]) -> list[Block
                 + ".",
             )
         )
-        b.append(("table", ["rung", "Elo [95%]", "games"], _ladder_rows(r)))
+        b.append(
+            (
+                "table",
+                ["rung", "Elo [95%]", "games", "search depth completed: mean (range)"],
+                _ladder_rows(r),
+            )
+        )
         b.append(
             (
                 "table",

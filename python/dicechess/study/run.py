@@ -159,6 +159,43 @@ def _luck(v: str, cfg: StudyConfig) -> dict[str, Any] | None:
     }
 
 
+#: Positions per variant at which each search rung's completed depth is measured.
+DEPTH_POSITIONS = 24
+
+
+def probe_depths(v: str, cfg: StudyConfig) -> dict[str, Any]:
+    """The depth each search rung completes (mean and max over the same
+    positions, reached by random play from the start at a random ply): a flat
+    ladder whose rungs all stop at one depth says more about the agent than
+    about the game."""
+    import random
+
+    from .._core import Agent, State
+
+    rng = random.Random(part_seed(cfg.seed, v, "depth"))
+    positions: list[Any] = []
+    while len(positions) < DEPTH_POSITIONS:
+        s = State(v)
+        target = rng.randrange(0, 30)
+        decisions = 0
+        while not s.is_terminal():
+            if s.is_chance_node():
+                acts, probs = zip(*s.chance_outcomes())
+                s.apply_action(rng.choices(acts, weights=probs)[0])
+            elif decisions == target:
+                positions.append(s)
+                break
+            else:
+                s.apply_action(rng.choice(s.legal_actions()))
+                decisions += 1
+    depths = {}
+    for spec in rung_specs("search", cfg.search_rungs)[1:]:
+        agent = Agent(spec)
+        d = [int(agent.search(p)["depth"]) for p in positions]
+        depths[spec] = {"mean": float(np.mean(d)), "max": int(max(d)), "min": int(min(d))}
+    return {"positions": len(positions), "depth": depths}
+
+
 def steps_of(v: str, cfg: StudyConfig) -> list[tuple[str, Any]]:
     """The parts of one variant, in order: ("playouts", None), ("ladder",
     (family, i, j)) for every matchup, ("luck", None) for dice variants."""
@@ -201,6 +238,7 @@ def play_variant(v: str, cfg: StudyConfig, tick: Callable[[str], None]) -> dict[
             tick(f"{v}: luck of each roll")
             raw["luck"] = _luck(v, cfg)
         seconds[kind] = seconds.get(kind, 0.0) + time.perf_counter() - t0
+    raw["search_depth"] = probe_depths(v, cfg)
     raw["seconds"] = seconds
     return raw
 
@@ -223,6 +261,8 @@ def load_raw(out: Path | None, v: str, cfg: StudyConfig) -> dict[str, Any] | Non
     if saved.get("version") != RESULTS_VERSION or saved.get("config") != cfg.numbers_key():
         return None
     raw: dict[str, Any] = saved["raw"]
+    if "search_depth" not in raw:  # raw games saved before the probe existed
+        raw["search_depth"] = probe_depths(v, cfg)
     return raw
 
 
@@ -318,6 +358,8 @@ def run_study(
         "seed": cfg.seed,
         "config": asdict(cfg),
         "seconds_games": time.perf_counter() - t0,
+        # The games' own time when they were played (also for reused variants).
+        "seconds_played": float(sum(sum(r.get("seconds", {}).values()) for r in raws.values())),
         "resumed": resumed,
         "interrupted": interrupted,
         **_measure(raws, cfg, show),
