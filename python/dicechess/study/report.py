@@ -38,9 +38,7 @@ def _num(x: float | None, fmt: str = ".2f") -> str:
 
 def _est(e: dict[str, float] | None, fmt: str = ".2f") -> str:
     """``value [low, high]``."""
-    if not e:
-        return "–"
-    if not math.isfinite(e["value"]):
+    if not e or e.get("value") is None or not math.isfinite(e["value"]):
         return "–"
     return f"{_num(e['value'], fmt)} [{_num(e['low'], fmt)}, {_num(e['high'], fmt)}]"
 
@@ -237,9 +235,10 @@ def findings(res: dict[str, Any]) -> list[str]:
             "The search family hardly deepens with compute in "
             + ", ".join(stuck)
             + ": from 2^6 to the top rung its completed depth grows by less than one ply "
-            "(column 'search depth' in the variant's ladder), because each further ply "
-            "expands every roll. There a flat skill curve and a low p-equivalent measure "
-            "the agent family as much as the game: read them with the mcts family's."
+            "(column 'search depth' in the variant's ladder): each further ply expands every "
+            "roll or every move of a multi-move turn. There a flat skill curve and a low "
+            "p-equivalent measure the agent family as much as the game: read them with the "
+            "mcts family's."
         )
     controls = [v for v in rows if v in CONTROLS and v != "chess"]
     low = [
@@ -304,7 +303,8 @@ def build_blocks(study: Study, plots: dict[str, tuple[Path, str]]) -> list[Block
             f"family), {cfg['opening_plies']} random opening plies, {cfg['playout_games']} "
             f"random playouts and {cfg['luck_games']} luck-valued games per variant"
             f"{' (quick run)' if cfg['quick'] else ''}. Ran in {res['seconds']:.0f} s "
-            f"({res.get('seconds_games', math.nan):.0f} s of games, the rest bootstrap fits)"
+            f"({res.get('seconds_games', math.nan):.0f} s playing and probing, the rest "
+            "bootstrap fits)"
             + (
                 f" (reused: {', '.join(res['resumed'])}; their games took "
                 f"{res.get('seconds_played', math.nan):.0f} s when played)"
