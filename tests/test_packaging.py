@@ -36,6 +36,8 @@ EXTRA_NEEDS = {
     "ray": {"ray"},
     "rllib": {"ray", "torch", "gymnasium", "pettingzoo", "pillow"},  # dicechess.rllib
     "plot": {"matplotlib", "pandas", "scipy"},  # `dicechess study` plots and tables
+    "anchor": {"chess"},  # `dicechess study --anchor stockfish`
+    "jupyter": {"ipywidgets"},  # the replay slider
 }
 
 
@@ -75,6 +77,7 @@ def test_optional_imports_are_covered_by_extras() -> None:
         "pandas": "pandas",
         "scipy": "scipy",
         "ipywidgets": "ipywidgets",
+        "chess": "chess",
     }
     base = {_name(r) for r in PROJECT["dependencies"]}
     found = set()
