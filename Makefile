@@ -200,6 +200,7 @@ bench: venv develop
 	$(CARGO) bench $(CARGO_LOCKED) $(BENCH_ARGS) | tee target/bench-playouts.txt
 	$(VPY) benches/vegas_vs_python_chess.py --rust-bench-output target/bench-playouts.txt
 	$(VPY) benches/vecenv.py
+	$(VPY) benches/episode_loop.py
 	$(VPY) benches/ray_scaling.py
 
 # Long: about an hour with the defaults (STRENGTH_ARGS="--games 100" for the
