@@ -35,6 +35,7 @@ __all__ = [
     "_playouts",
     "_playouts_callable",
     "_paired_playouts",
+    "_recorded_pairs",
     "_roll_luck",
 ]
 
@@ -417,6 +418,17 @@ def _paired_playouts(
 ) -> dict[str, dict[str, npt.NDArray[Any]]]:
     """Pairs ``start .. start+count`` of games on common dice, seats swapped
     (GIL released): ``{"a_first": arrays, "b_first": arrays}``."""
+
+def _recorded_pairs(
+    variant: str,
+    agents: tuple[str, str],
+    seed: int,
+    start: int,
+    count: int,
+    threads: int | None = None,
+    **options: Any,
+) -> list[list[list[int]]]:
+    """The actions of the games of ``_paired_playouts`` pairs: ``[A first, B first]`` per pair."""
 
 def _playouts_callable(
     variant: str,

@@ -38,8 +38,34 @@ fn _paired_playouts<'py>(
     Ok(d)
 }
 
-/// Registers the function on the module.
+/// The actions of pairs `start .. start+count` of a `_paired_playouts` run
+/// (the same games, `[A first, B first]` per pair), for runs that save
+/// their games; the GIL released.
+#[pyfunction]
+#[pyo3(signature = (variant, agents, seed, start, count, threads = None, **options))]
+#[allow(clippy::too_many_arguments)]
+fn _recorded_pairs<'py>(
+    py: Python<'py>,
+    variant: &str,
+    agents: (Bound<'py, PyAny>, Bound<'py, PyAny>),
+    seed: u64,
+    start: u64,
+    count: u64,
+    threads: Option<usize>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Vec<[Vec<u32>; 2]>> {
+    check_threads(threads)?;
+    check_batch(count.saturating_mul(2))?;
+    let specs = [parse_spec(&agents.0)?, parse_spec(&agents.1)?];
+    let proto = new_game(variant, options)?;
+    interrupt::detach(py, || {
+        crate::sim::recorded::recorded_pairs(&proto, &specs, seed, start, count, threads)
+    })
+}
+
+/// Registers the functions on the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_paired_playouts, m)?)?;
+    m.add_function(wrap_pyfunction!(_recorded_pairs, m)?)?;
     Ok(())
 }

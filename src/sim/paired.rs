@@ -9,7 +9,7 @@
 
 use super::playouts::{record, GameRecord};
 use crate::agents::{play_game_with_dice, Agent, AgentSpec};
-use crate::play::{game_rng, CommonDice};
+use crate::play::{game_rng, CommonDice, GameRng};
 use crate::variants::AnyGame;
 use crate::with_game;
 use rayon::prelude::*;
@@ -22,13 +22,21 @@ fn agent_seed(seed: u64) -> u64 {
     seed ^ 0xA6E7_A6E7_A6E7_A6E7
 }
 
+/// The agents' generator and the common dice of pair `pair` (each of the
+/// pair's two games starts from fresh copies).
+pub(crate) fn pair_generators(seed: u64, pair: u64) -> (GameRng, CommonDice) {
+    (
+        game_rng(agent_seed(seed), pair),
+        CommonDice::new(seed, pair),
+    )
+}
+
 /// Plays one game of pair `pair` with `seats[p]` deciding for player `p`.
 /// The agents' generator is also the pair's (common random numbers for
 /// their tie-breaks too): with the same agent in both seats, both games of a
 /// pair are the same game.
 fn play_one(proto: &AnyGame, seats: [&AgentSpec; 2], seed: u64, pair: u64) -> GameRecord {
-    let mut rng = game_rng(agent_seed(seed), pair);
-    let mut dice = CommonDice::new(seed, pair);
+    let (mut rng, mut dice) = pair_generators(seed, pair);
     let mut agents = [Agent::new(seats[0].clone()), Agent::new(seats[1].clone())];
     let mut g = proto.clone();
     with_game!(&mut g, x => {
