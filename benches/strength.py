@@ -20,12 +20,12 @@ import argparse
 import math
 import random
 import re
-import shutil
 import time
 from pathlib import Path
 
 import dicechess as dc
 from dicechess.sim import wilson_interval
+from dicechess.study.anchor import play_stockfish, random_opening, stockfish_path
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "search.md"
 
@@ -51,41 +51,7 @@ HEADER = (
 
 
 def opening(rng: random.Random, plies: int = 4) -> str:
-    s = dc.State("chess")
-    for _ in range(plies):
-        s.apply_action(rng.choice(s.legal_actions()))
-    return s.fen()
-
-
-def stockfish_path() -> str | None:
-    return shutil.which("stockfish") or (
-        "/usr/games/stockfish" if Path("/usr/games/stockfish").exists() else None
-    )
-
-
-def play_stockfish(
-    engine, spec: str, fen: str, engine_white: bool, secs: float, seed: int
-) -> float:
-    """One game; the search agent's points (1, 0.5, 0)."""
-    import chess
-    import chess.engine
-
-    s = dc.State("chess", fen=fen, max_plies=400)
-    board = chess.Board(fen)
-    agent = dc.Agent(spec, seed=seed)
-    while not s.is_terminal():
-        ours = (board.turn == chess.WHITE) == engine_white
-        if ours:
-            a = agent.select(s)
-            board.push_san(s.action_to_string(a))
-        else:
-            mv = engine.play(board, chess.engine.Limit(time=secs)).move
-            a = s.string_to_action(board.san(mv))
-            board.push(mv)
-        s.apply_action(a)
-    r = s.returns()[0]  # player 0 is White
-    mine = r if engine_white else -r
-    return (mine + 1) / 2
+    return random_opening(rng, plies)
 
 
 def vs_stockfish(levels: list[int], games: int, ms: int, seed: int) -> list[str]:

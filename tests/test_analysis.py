@@ -443,3 +443,16 @@ def test_docs_page_example_runs() -> None:
     assert blocks
     for code in blocks:
         exec(compile(code, "docs/analysis.md", "exec"), {})
+
+
+def test_fit_ratings_from_a_start_reaches_the_same_optimum() -> None:
+    from dicechess.analysis import fit_ratings
+
+    w = np.array([[0, 30, 40], [10, 0, 25], [5, 12, 0]], dtype=float)
+    d = np.array([[0, 4, 2], [4, 0, 6], [2, 6, 0]], dtype=float)
+    cold = fit_ratings(w, d)
+    warm = fit_ratings(w, d, start=cold.ratings + 123.0)
+    assert np.allclose(warm.ratings, cold.ratings, atol=1e-3)
+    assert warm.nu == pytest.approx(cold.nu, rel=1e-4)
+    with pytest.raises(ValueError, match="start"):
+        fit_ratings(w, d, start=[0.0, 1.0])

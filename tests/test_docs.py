@@ -31,6 +31,13 @@ def test_readme_example_runs(index: int) -> None:
     exec(compile(code, f"README.md[python block {index}]", "exec"), {})
 
 
+def test_study_docs_example_runs() -> None:
+    blocks = _python_blocks(ROOT / "docs" / "study.md")
+    assert blocks
+    for n, code in enumerate(blocks):
+        exec(compile(code, f"docs/study.md[python block {n}]", "exec"), {})
+
+
 @pytest.mark.parametrize(
     "module",
     [

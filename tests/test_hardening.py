@@ -197,7 +197,7 @@ def test_interrupted_study_keeps_the_finished_variants(tmp_path: Path) -> None:
             return original(*a, **k)
         run.roll_luck = announced
         from dicechess.cli import main
-        sys.exit(main(["study", "--quick", "--variants", "chess,vegas", "--games", "2",
+        sys.exit(main(["study", "--quick", "--variants", "chess,vegas", "--games", "4",
                        "--playout-games", "40", "--luck-games", "100000", "--no-progress",
                        "--out", {str(out)!r}]))
         """
@@ -215,8 +215,14 @@ def test_interrupted_study_keeps_the_finished_variants(tmp_path: Path) -> None:
     assert "Traceback" not in err and "interrupted" in err
     results = json.loads((out / "results.json").read_text())
     assert results["interrupted"] is True
-    assert [r["variant"] for r in results["variants"]] == ["chess"]
+    assert list(results["variants"]) == ["chess"]
     assert (out / "report.md").exists()
+    # Chess's games are kept for a rerun, which may replace this partial report
+    # without --force.
+    assert (out / "raw" / "chess.json").exists()
+    from dicechess.cli import _resumable
+
+    assert _resumable(out)
 
 
 def test_study_without_matplotlib_stops_before_the_work(

@@ -62,3 +62,19 @@ def test_bad_arguments():
         dc.paired_games("vegaz", ("greedy", "random"), 2)
     with pytest.raises(ValueError, match="n_pairs"):
         dc.paired_games("vegas", ("greedy", "random"), -1)
+
+
+def test_opening_plies_vary_pairs_and_are_checked() -> None:
+    # Greedy against itself in chess: the same agent in both seats plays one
+    # game twice per pair, and random openings make the pairs differ.
+    r = dc.paired_games("chess", ("greedy", "greedy"), 6, seed=2, opening_plies=4, max_plies=40)
+    assert r.opening_plies == 4
+    for k in ("winner", "plies", "termination"):
+        assert np.array_equal(r.a_first[k], r.b_first[k])
+    one = dc.paired_games("chess", ("greedy", "random"), 4, seed=2, opening_plies=4, threads=1)
+    two = dc.paired_games("chess", ("greedy", "random"), 4, seed=2, opening_plies=4, threads=2)
+    assert np.array_equal(one.game_scores, two.game_scores)
+    with pytest.raises(ValueError, match="opening_plies"):
+        dc.paired_games("chess", ("greedy", "random"), 2, opening_plies=-1)
+    with pytest.raises(TypeError, match="opening_plies"):
+        dc.paired_games("chess", ("greedy", "random"), 2, opening_plies=1.5)  # type: ignore[arg-type]

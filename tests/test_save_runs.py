@@ -48,9 +48,9 @@ def test_arena_saves_its_games(tmp_path, suffix):
     assert [r.tags["Player0"] for r in recs[:5]] == ["random"] * 3 + ["greedy"] * 2
 
 
-@pytest.mark.parametrize("suffix", [".jsonl", ".pgn"])
-def test_paired_games_save_both_games_of_every_pair(tmp_path, suffix):
-    kw = dict(seed=5, max_plies=60, chunk_size=3)
+@pytest.mark.parametrize(("suffix", "opening_plies"), [(".jsonl", 0), (".pgn", 3)])
+def test_paired_games_save_both_games_of_every_pair(tmp_path, suffix, opening_plies):
+    kw = dict(seed=5, max_plies=60, chunk_size=3, opening_plies=opening_plies)
     plain = dc.paired_games("vegas", ("greedy", "random"), 7, **kw)
     path = tmp_path / f"pairs{suffix}"
     saved = dc.paired_games("vegas", ("greedy", "random"), 7, save=path, **kw)

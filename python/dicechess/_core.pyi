@@ -414,10 +414,12 @@ def _paired_playouts(
     start: int,
     count: int,
     threads: int | None = None,
+    opening_plies: int = 0,
     **options: Any,
 ) -> dict[str, dict[str, npt.NDArray[Any]]]:
-    """Pairs ``start .. start+count`` of games on common dice, seats swapped
-    (GIL released): ``{"a_first": arrays, "b_first": arrays}``."""
+    """Pairs ``start .. start+count`` of games on common dice, seats swapped,
+    each opening with ``opening_plies`` random decisions (GIL released):
+    ``{"a_first": arrays, "b_first": arrays}``."""
 
 def _recorded_pairs(
     variant: str,
@@ -426,6 +428,7 @@ def _recorded_pairs(
     start: int,
     count: int,
     threads: int | None = None,
+    opening_plies: int = 0,
     **options: Any,
 ) -> list[list[list[int]]]:
     """The actions of the games of ``_paired_playouts`` pairs: ``[A first, B first]`` per pair."""

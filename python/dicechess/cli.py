@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from . import __version__, _core
 
@@ -66,14 +67,32 @@ def _positive(text: str) -> int:
     return n
 
 
-def _agent_list(text: str) -> list[str]:
-    names = [a.strip() for a in text.split(",") if a.strip()]
+def _even_games(text: str) -> int:
+    n = _positive(text)
+    if n < 4 or n % 2:
+        raise argparse.ArgumentTypeError(
+            f"--games counts games in pairs: expected an even number of at least 4, got {n}"
+        )
+    return n
+
+
+def _rungs(text: str) -> list[int]:
+    """``4-12`` or ``4,6,8``: log2 budgets."""
     try:
-        for a in names:
-            _core._agent_spec(a)
-        return names
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
+        if "-" in text:
+            lo, hi = (int(t) for t in text.split("-", 1))
+            ks = list(range(lo, hi + 1))
+        else:
+            ks = [int(t) for t in text.split(",") if t.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected log2 budgets like 4-12 or 4,6,8, got {text!r}"
+        ) from None
+    if len(ks) < 2 or sorted(set(ks)) != ks or not all(0 <= k <= 24 for k in ks):
+        raise argparse.ArgumentTypeError(
+            f"expected at least 2 increasing log2 budgets in 0..24, got {text!r}"
+        )
+    return ks
 
 
 def _seed(text: str) -> int:
@@ -97,33 +116,56 @@ def build_parser() -> argparse.ArgumentParser:
     st = sub.add_parser(
         "study",
         help="run the luck-versus-skill study over every variant (the main job)",
-        description="Random playouts, an agent-ladder arena, per-roll luck and p-chess "
-        "equivalents for every variant; writes report.md, report.html, PNG plots, "
-        "results.json and CSV into --out.",
+        description="A compute ladder per variant (random, then search:nodes=2^k and "
+        "mcts:sims=2^k), paired games on common dice, luck-adjusted results; Elo per "
+        "doubling, skill classes, luck alpha and depth beta, p-equivalents against chess, "
+        "each with a bootstrap interval and checked for robustness. Writes report.md, "
+        "report.html, PNG plots, results.json, CSV and the raw games (raw/) into --out; "
+        "a rerun with the same options resumes from raw/.",
     )
     st.add_argument("--variants", type=_variant_list, default=None, help="comma-separated")
     st.add_argument(
-        "--agents", type=_agent_list, default=None, help="comma-separated ladder, weakest first"
+        "--games",
+        type=_even_games,
+        default=None,
+        help="games per matchup of adjacent search rungs (even; the other matchups scale "
+        "with it: two apart 1/2, mcts 2/5 and 1/5)",
     )
-    st.add_argument("--games", type=_positive, default=None, help="arena games per agent pair")
+    st.add_argument(
+        "--search-rungs", type=_rungs, default=None, help="log2 node budgets, e.g. 4-12"
+    )
+    st.add_argument("--mcts-rungs", type=_rungs, default=None, help="log2 simulations, e.g. 3-7")
     st.add_argument(
         "--playout-games", type=_positive, default=None, help="random playouts per variant"
     )
     st.add_argument(
-        "--luck-games", type=_positive, default=None, help="greedy games for per-roll luck"
+        "--luck-games",
+        type=_positive,
+        default=None,
+        help="games between the top two search rungs with every roll valued",
+    )
+    st.add_argument(
+        "--anchor",
+        choices=["stockfish"],
+        default=None,
+        help="anchor the chess ladder to absolute Elo against Stockfish (skipped cleanly "
+        "when stockfish or python-chess is missing)",
     )
     st.add_argument("--seed", type=_seed, default=0)
     st.add_argument("--threads", type=_positive, default=None)
     st.add_argument("--out", type=Path, default=Path("study"))
-    st.add_argument("--quick", action="store_true", help="a small, fast run")
+    st.add_argument("--quick", action="store_true", help="a small, fast run (under a minute)")
     st.add_argument("--force", action="store_true", help="overwrite an existing report")
+    st.add_argument(
+        "--fresh", action="store_true", help="replay every variant (ignore raw/ from earlier runs)"
+    )
     st.add_argument(
         "--ray",
         nargs="?",
         const="",
         default=None,
         metavar="ADDRESS",
-        help="run playouts and arenas on Ray (a local cluster, or the cluster at ADDRESS)",
+        help="run the games on Ray (a local cluster, or the cluster at ADDRESS)",
     )
     st.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -176,15 +218,24 @@ def _cmd_study(args: argparse.Namespace) -> int:
         )
         return 2
 
-    sizes = {
+    sizes: dict[str, Any] = {
         "variants": args.variants,
-        "agents": args.agents,
-        "games_per_pair": args.games,
+        "search_rungs": args.search_rungs,
+        "mcts_rungs": args.mcts_rungs,
         "playout_games": args.playout_games,
         "luck_games": args.luck_games,
+        "anchor": args.anchor,
         "seed": args.seed,
         "threads": args.threads,
     }
+    if args.games is not None:
+        pairs = args.games // 2
+        sizes.update(
+            pairs=pairs,
+            pairs_two_apart=max(2, pairs // 2),
+            mcts_pairs=max(2, pairs * 2 // 5),
+            mcts_pairs_two_apart=max(2, pairs // 5),
+        )
     if args.ray is not None:
         sizes["backend"] = "ray"
         sizes["ray_address"] = args.ray or None
@@ -192,11 +243,15 @@ def _cmd_study(args: argparse.Namespace) -> int:
     cfg = StudyConfig.quick_config(**given) if args.quick else StudyConfig(**given)
     out: Path = args.out
     try:
+        cfg.check()
         existing = existing_outputs(out)
+    except ValueError as e:
+        print(f"dicechess: {e}", file=sys.stderr)
+        return 2
     except OSError as e:
         print(f"dicechess: cannot use --out {str(out)[:80]!r}: {e.strerror or e}", file=sys.stderr)
         return 2
-    if existing and not args.force:
+    if existing and not args.force and not _resumable(out):
         print(f"dicechess: {existing[0]} exists; use --force to overwrite", file=sys.stderr)
         return 2
     try:
@@ -204,11 +259,14 @@ def _cmd_study(args: argparse.Namespace) -> int:
         probe = out / ".write-test"
         probe.write_text("")
         probe.unlink()
+        if args.fresh and (out / "raw").is_dir():
+            for p in (out / "raw").glob("*.json"):
+                p.unlink()
     except OSError as e:
         print(f"dicechess: cannot write to {str(out)[:80]!r}: {e.strerror or e}", file=sys.stderr)
         return 2
     try:
-        study = run_study(cfg, progress=not args.no_progress)
+        study = run_study(cfg, progress=not args.no_progress, out=out)
     except (ValueError, ImportError) as e:
         print(f"dicechess: {e}", file=sys.stderr)
         return 2
@@ -218,16 +276,29 @@ def _cmd_study(args: argparse.Namespace) -> int:
             "dicechess: interrupted before any variant finished; nothing written", file=sys.stderr
         )
         return 130
+    if study.results["resumed"]:
+        print(f"resumed: {', '.join(study.results['resumed'])} (from {out / 'raw'})")
     print(markdown_table(*summary_rows(study.results)))
-    for p in write_report(study, out, force=args.force):
+    for p in write_report(study, out, force=True):
         print(f"wrote {p}")
     if interrupted:
-        done = ", ".join(r["variant"] for r in study.results["variants"])
+        done = ", ".join(study.results["variants"])
         print(
-            f"dicechess: interrupted; the report has the variants finished: {done}", file=sys.stderr
+            f"dicechess: interrupted; the report has the variants finished: {done} "
+            "(run the same command again to resume)",
+            file=sys.stderr,
         )
         return 130
     return 0
+
+
+def _resumable(out: Path) -> bool:
+    """Whether ``out`` holds an interrupted study (its report may be replaced
+    without --force: the rerun completes it)."""
+    try:
+        return bool(json.loads((out / "results.json").read_text(encoding="utf-8"))["interrupted"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
 
 
 def _cmd_play(args: argparse.Namespace) -> int:

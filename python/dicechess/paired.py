@@ -56,6 +56,8 @@ class PairedResult:
     b_first: dict[str, np.ndarray]
     interrupted: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+    #: Random decisions both games of each pair opened with.
+    opening_plies: int = 0
 
     def __len__(self) -> int:
         return len(self.a_first["winner"])
@@ -118,11 +120,17 @@ def paired_games(
     chunk_size: int = 512,
     backend: str = "local",
     ray_address: str | None = None,
+    opening_plies: int = 0,
     save: str | os.PathLike[str] | None = None,
     **variant_options: Any,
 ) -> PairedResult:
     """Play ``n_pairs`` pairs of games between agent specs A and B on common
     dice (``2 * n_pairs`` games, in Rust, GIL released); see the module doc.
+
+    ``opening_plies``: both games of a pair open with this many uniformly
+    random decisions drawn from the pair's own stream (the same moves in both
+    games), so that deterministic agents do not replay one game in every
+    pair of a game without dice; the agents decide from then on.
 
     ``threads``: worker threads (default: all cores); results do not depend on
     it, nor on ``chunk_size`` or ``backend`` (``"ray"``: chunks as Ray tasks).
@@ -134,6 +142,10 @@ def paired_games(
     ``"B"``), ``Player0``/``Player1``, ``AgentA``/``AgentB``; the games are
     replayed with their actions recorded, so the results do not change."""
     n_pairs = check_count("n_pairs", n_pairs)
+    if isinstance(opening_plies, bool) or not isinstance(opening_plies, (int, np.integer)):
+        raise TypeError(f"opening_plies must be an int, got {type(opening_plies).__name__}")
+    if not 0 <= opening_plies <= 1000:
+        raise ValueError(f"opening_plies must be between 0 and 1000, got {opening_plies}")
     check_run_args(seed, threads, chunk_size)
     if len(agents) != 2:
         raise ValueError(f"agents must give two specs (A and B), got {len(agents)}")
@@ -145,7 +157,10 @@ def paired_games(
     options = dict(_core.State(variant, **variant_options).options)
     # Per pair: two games' arrays.
     check_memory(2 * n_pairs, -(-n_pairs // chunk_size))
-    shards = chunked(variant, specs, int(seed), 0, n_pairs, chunk_size, variant_options, "paired")
+    params = {"opening_plies": int(opening_plies)}
+    shards = chunked(
+        variant, specs, int(seed), 0, n_pairs, chunk_size, variant_options, "paired", params
+    )
     show = n_pairs > 2_000 if progress is None else progress
     parts, interrupted = run_shards(shards, threads, show, f"{variant} pairs", backend, ray_address)
     halves = {
@@ -157,6 +172,7 @@ def paired_games(
         seed=int(seed),
         agents=(agent_name(specs[0]), agent_name(specs[1])),
         options=options,
+        opening_plies=int(opening_plies),
         a_first=halves["a_first"],
         b_first=halves["b_first"],
         interrupted=interrupted,

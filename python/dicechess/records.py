@@ -278,8 +278,9 @@ def save_pairs(
     def games() -> Iterator[Record]:
         for lo, size in _batches(0, len(result)):
             pairs = _core._recorded_pairs(
-                result.variant, specs, result.seed, lo, size, threads, **variant_options
-            )
+                result.variant, specs, result.seed, lo, size, threads,
+                opening_plies=result.opening_plies, **variant_options,
+            )  # fmt: skip
             for k, pair in enumerate(pairs, start=lo):
                 for first, acts in zip("AB", pair):
                     p0, p1 = (a, b) if first == "A" else (b, a)

@@ -5,13 +5,30 @@ use pyo3::types::PyDict;
 
 use super::agents::parse_spec;
 use super::{check_batch, check_threads, interrupt, new_game, records_to_dict};
+use crate::agents::AgentSpec;
+use crate::variants::AnyGame;
+
+/// The checked arguments of a pair run: the two agents' specs and the start.
+fn pair_run(
+    variant: &str,
+    agents: &(Bound<'_, PyAny>, Bound<'_, PyAny>),
+    count: u64,
+    threads: Option<usize>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<([AgentSpec; 2], AnyGame)> {
+    check_threads(threads)?;
+    check_batch(count.saturating_mul(2))?;
+    let specs = [parse_spec(&agents.0)?, parse_spec(&agents.1)?];
+    Ok((specs, new_game(variant, options)?))
+}
 
 /// Plays pairs `start .. start+count` of a run seeded with `seed` between
 /// agents A and B on common dice (game 0 of a pair: A is player 0; game 1:
-/// B is player 0), the GIL released. Returns `{"a_first": arrays,
+/// B is player 0; both open with `opening_plies` random decisions), the GIL
+/// released. Returns `{"a_first": arrays,
 /// "b_first": arrays}`, each with the game arrays of `_playouts`.
 #[pyfunction]
-#[pyo3(signature = (variant, agents, seed, start, count, threads = None, **options))]
+#[pyo3(signature = (variant, agents, seed, start, count, threads = None, opening_plies = 0, **options))]
 #[allow(clippy::too_many_arguments)]
 fn _paired_playouts<'py>(
     py: Python<'py>,
@@ -21,14 +38,20 @@ fn _paired_playouts<'py>(
     start: u64,
     count: u64,
     threads: Option<usize>,
+    opening_plies: u32,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    check_threads(threads)?;
-    check_batch(count.saturating_mul(2))?;
-    let specs = [parse_spec(&agents.0)?, parse_spec(&agents.1)?];
-    let proto = new_game(variant, options)?;
+    let (specs, proto) = pair_run(variant, &agents, count, threads, options)?;
     let pairs = interrupt::detach(py, || {
-        crate::sim::paired::paired_playouts(&proto, &specs, seed, start, count, threads)
+        crate::sim::paired::paired_playouts(
+            &proto,
+            &specs,
+            seed,
+            start,
+            count,
+            opening_plies,
+            threads,
+        )
     })?;
     let first: Vec<_> = pairs.iter().map(|p| p[0]).collect();
     let second: Vec<_> = pairs.iter().map(|p| p[1]).collect();
@@ -42,7 +65,7 @@ fn _paired_playouts<'py>(
 /// (the same games, `[A first, B first]` per pair), for runs that save
 /// their games; the GIL released.
 #[pyfunction]
-#[pyo3(signature = (variant, agents, seed, start, count, threads = None, **options))]
+#[pyo3(signature = (variant, agents, seed, start, count, threads = None, opening_plies = 0, **options))]
 #[allow(clippy::too_many_arguments)]
 fn _recorded_pairs<'py>(
     py: Python<'py>,
@@ -52,14 +75,20 @@ fn _recorded_pairs<'py>(
     start: u64,
     count: u64,
     threads: Option<usize>,
+    opening_plies: u32,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<[Vec<u32>; 2]>> {
-    check_threads(threads)?;
-    check_batch(count.saturating_mul(2))?;
-    let specs = [parse_spec(&agents.0)?, parse_spec(&agents.1)?];
-    let proto = new_game(variant, options)?;
+    let (specs, proto) = pair_run(variant, &agents, count, threads, options)?;
     interrupt::detach(py, || {
-        crate::sim::recorded::recorded_pairs(&proto, &specs, seed, start, count, threads)
+        crate::sim::recorded::recorded_pairs(
+            &proto,
+            &specs,
+            seed,
+            start,
+            count,
+            opening_plies,
+            threads,
+        )
     })
 }
 

@@ -5,12 +5,17 @@
 //! cancels within a pair, so a pair's mean score estimates the difference
 //! in skill with less variance than two independent games.
 //!
+//! With `opening_plies > 0` the first decisions of both games are uniformly
+//! random moves drawn from the pair's own opening stream, so both games of
+//! a pair open identically, and different pairs open differently: without
+//! it, deterministic agents in a game without dice play every pair alike.
+//!
 //! Reproducible whatever the thread count: pair `k` uses only `(seed, k)`.
 
 use super::playouts::{record, GameRecord};
-use crate::agents::{play_game_with_dice, Agent, AgentSpec};
-use crate::play::{game_rng, CommonDice, GameRng};
-use crate::variants::AnyGame;
+use crate::agents::{Agent, AgentSpec};
+use crate::play::{game_rng, play_out_with_dice, CommonDice};
+use crate::variants::{Action, AnyGame, Game};
 use crate::with_game;
 use rayon::prelude::*;
 
@@ -22,31 +27,66 @@ fn agent_seed(seed: u64) -> u64 {
     seed ^ 0xA6E7_A6E7_A6E7_A6E7
 }
 
-/// The agents' generator and the common dice of pair `pair` (each of the
-/// pair's two games starts from fresh copies).
-pub(crate) fn pair_generators(seed: u64, pair: u64) -> (GameRng, CommonDice) {
-    (
-        game_rng(agent_seed(seed), pair),
-        CommonDice::new(seed, pair),
-    )
+/// Where the random opening moves come from (the same for both games of a pair).
+fn opening_seed(seed: u64) -> u64 {
+    seed ^ 0x0BE1_0BE1_0BE1_0BE1
 }
 
-/// Plays one game of pair `pair` with `seats[p]` deciding for player `p`.
+fn play_one(
+    proto: &AnyGame,
+    seats: [&AgentSpec; 2],
+    seed: u64,
+    pair: u64,
+    opening_plies: u32,
+) -> GameRecord {
+    play_pair_game(proto, seats, seed, pair, opening_plies, &|_| {})
+}
+
+/// Plays one game of pair `pair` with `seats[p]` deciding for player `p`
+/// after `opening_plies` random decisions; `on_action` sees every action
+/// (decisions and rolls) in order (a no-op unless the game is recorded).
 /// The agents' generator is also the pair's (common random numbers for
 /// their tie-breaks too): with the same agent in both seats, both games of a
 /// pair are the same game.
-fn play_one(proto: &AnyGame, seats: [&AgentSpec; 2], seed: u64, pair: u64) -> GameRecord {
-    let (mut rng, mut dice) = pair_generators(seed, pair);
+pub(crate) fn play_pair_game(
+    proto: &AnyGame,
+    seats: [&AgentSpec; 2],
+    seed: u64,
+    pair: u64,
+    opening_plies: u32,
+    on_action: &impl Fn(Action),
+) -> GameRecord {
+    let mut rng = game_rng(agent_seed(seed), pair);
+    let mut opening_rng = game_rng(opening_seed(seed), pair);
+    let mut dice = CommonDice::new(seed, pair);
+    let mut opening = Agent::new(AgentSpec::Random);
     let mut agents = [Agent::new(seats[0].clone()), Agent::new(seats[1].clone())];
+    let mut decisions = 0u32;
     let mut g = proto.clone();
     with_game!(&mut g, x => {
-        let s = play_game_with_dice(x, &mut agents, &mut rng, &mut dice);
+        let s = play_out_with_dice(
+            x,
+            &mut rng,
+            &mut dice,
+            |g, p, rng| {
+                decisions += 1;
+                let m = if decisions <= opening_plies {
+                    opening.select(g, &mut opening_rng)
+                } else {
+                    agents[p as usize & 1].select(g, rng)
+                };
+                on_action(g.layout().encode(m, g.position().turn()));
+                m
+            },
+            |_, _, o, _| on_action(o),
+        );
         record(x, s.plies, s.chance_events)
     })
 }
 
 /// Plays pairs `start .. start + count` of a run seeded with `seed` between
-/// `agents[0]` (A) and `agents[1]` (B), on `threads` threads (None: rayon's
+/// `agents[0]` (A) and `agents[1]` (B), each game opening with
+/// `opening_plies` random decisions, on `threads` threads (None: rayon's
 /// default). Records are in pair order; `winner` codes are per game (player
 /// 0 of game 1 is B).
 pub fn paired_playouts(
@@ -55,6 +95,7 @@ pub fn paired_playouts(
     seed: u64,
     start: u64,
     count: u64,
+    opening_plies: u32,
     threads: Option<usize>,
 ) -> Vec<PairRecord> {
     let [a, b] = agents;
@@ -66,8 +107,8 @@ pub fn paired_playouts(
                 crate::interrupt::within(token.as_ref(), || {
                     let pair = start + k;
                     [
-                        play_one(proto, [a, b], seed, pair),
-                        play_one(proto, [b, a], seed, pair),
+                        play_one(proto, [a, b], seed, pair, opening_plies),
+                        play_one(proto, [b, a], seed, pair, opening_plies),
                     ]
                 })
             })

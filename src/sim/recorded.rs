@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use rayon::prelude::*;
 
 use crate::agents::{Agent, AgentSpec};
-use crate::play::{game_rng, play_out_with_dice, Dice, GameRng, SampledDice};
+use crate::play::{game_rng, play_out};
 use crate::variants::{Action, AnyGame, Game};
 use crate::with_game;
 
@@ -19,26 +19,14 @@ pub fn recorded_game(
     seed: u64,
     index: u64,
 ) -> Vec<Action> {
-    let seats = [&agents[0], &agents[1]];
-    record_with_dice(proto, seats, &mut game_rng(seed, index), &mut SampledDice)
-}
-
-/// The actions of one game with `seats[p]` deciding for player `p`, the
-/// dice from `dice`.
-fn record_with_dice<D: Dice>(
-    proto: &AnyGame,
-    seats: [&AgentSpec; 2],
-    rng: &mut GameRng,
-    dice: &mut D,
-) -> Vec<Action> {
-    let mut pair = [Agent::new(seats[0].clone()), Agent::new(seats[1].clone())];
+    let mut rng = game_rng(seed, index);
+    let mut pair = [Agent::new(agents[0].clone()), Agent::new(agents[1].clone())];
     let actions = RefCell::new(Vec::new());
     let mut g = proto.clone();
     with_game!(&mut g, x => {
-        play_out_with_dice(
+        play_out(
             x,
-            rng,
-            dice,
+            &mut rng,
             |g, p, rng| {
                 let m = pair[p as usize & 1].select(g, rng);
                 actions.borrow_mut().push(g.layout().encode(m, g.position().turn()));
@@ -48,31 +36,6 @@ fn record_with_dice<D: Dice>(
         );
     });
     actions.into_inner()
-}
-
-/// The actions of pairs `start .. start + count` of a
-/// [`super::paired::paired_playouts`] run (the same games: `[A as player 0,
-/// B as player 0]` per pair), for runs that save their games.
-pub fn recorded_pairs(
-    proto: &AnyGame,
-    agents: &[AgentSpec; 2],
-    seed: u64,
-    start: u64,
-    count: u64,
-    threads: Option<usize>,
-) -> Vec<[Vec<Action>; 2]> {
-    let [a, b] = agents;
-    let one = |seats: [&AgentSpec; 2], pair: u64| {
-        let (mut rng, mut dice) = super::paired::pair_generators(seed, pair);
-        record_with_dice(proto, seats, &mut rng, &mut dice)
-    };
-    let run = || {
-        (start..start + count)
-            .into_par_iter()
-            .map(|k| [one([a, b], k), one([b, a], k)])
-            .collect()
-    };
-    super::on_threads(threads, run)
 }
 
 /// The actions of games `start .. start + count` (in game order).
@@ -88,6 +51,34 @@ pub fn recorded_games(
         (start..start + count)
             .into_par_iter()
             .map(|i| recorded_game(proto, agents, seed, i))
+            .collect()
+    };
+    super::on_threads(threads, run)
+}
+
+/// The actions of pairs `start .. start + count` of a
+/// [`super::paired::paired_playouts`] run (the same games: `[A as player 0,
+/// B as player 0]` per pair), for runs that save their games.
+pub fn recorded_pairs(
+    proto: &AnyGame,
+    agents: &[AgentSpec; 2],
+    seed: u64,
+    start: u64,
+    count: u64,
+    opening_plies: u32,
+    threads: Option<usize>,
+) -> Vec<[Vec<Action>; 2]> {
+    let [a, b] = agents;
+    let one = |seats: [&AgentSpec; 2], pair: u64| {
+        let actions = RefCell::new(Vec::new());
+        let on_action = |x| actions.borrow_mut().push(x);
+        super::paired::play_pair_game(proto, seats, seed, pair, opening_plies, &on_action);
+        actions.into_inner()
+    };
+    let run = || {
+        (start..start + count)
+            .into_par_iter()
+            .map(|k| [one([a, b], k), one([b, a], k)])
             .collect()
     };
     super::on_threads(threads, run)
@@ -123,8 +114,8 @@ mod tests {
         let agents = [AgentSpec::Greedy, AgentSpec::Random];
         for v in ["vegas", "fluky", "dice_chess"] {
             let g = AnyGame::new(v, &Options::new()).unwrap();
-            let pairs = super::super::paired::paired_playouts(&g, &agents, 3, 2, 4, Some(1));
-            let recs = recorded_pairs(&g, &agents, 3, 2, 4, Some(2));
+            let pairs = super::super::paired::paired_playouts(&g, &agents, 3, 2, 4, 3, Some(1));
+            let recs = recorded_pairs(&g, &agents, 3, 2, 4, 3, Some(2));
             for (pair, acts) in pairs.iter().zip(&recs) {
                 for (game, acts) in pair.iter().zip(acts) {
                     let mut x = g.clone();

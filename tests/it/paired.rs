@@ -55,13 +55,13 @@ fn the_same_agent_in_both_seats_plays_the_same_game_twice() {
     for variant in ["vegas", "fluky", "random_move_number", "chess"] {
         let g = game(variant, 60);
         for s in ["random", "greedy"] {
-            let pairs = paired_playouts(&g, &[spec(s), spec(s)], 9, 0, 6, Some(2));
+            let pairs = paired_playouts(&g, &[spec(s), spec(s)], 9, 0, 6, 0, Some(2));
             for (k, p) in pairs.iter().enumerate() {
                 assert_eq!(p[0], p[1], "{variant} {s} pair {k}");
             }
         }
         // Different agents: the seats matter.
-        let pairs = paired_playouts(&g, &[spec("greedy"), spec("random")], 9, 0, 6, Some(2));
+        let pairs = paired_playouts(&g, &[spec("greedy"), spec("random")], 9, 0, 6, 0, Some(2));
         assert!(pairs.iter().any(|p| p[0] != p[1]), "{variant}");
     }
 }
@@ -70,9 +70,32 @@ fn the_same_agent_in_both_seats_plays_the_same_game_twice() {
 fn pairs_do_not_depend_on_threads_or_chunking() {
     let g = game("vegas", 80);
     let agents = [spec("greedy"), spec("random")];
-    let one = paired_playouts(&g, &agents, 4, 0, 10, Some(1));
-    let mut two = paired_playouts(&g, &agents, 4, 0, 3, Some(2));
-    two.extend(paired_playouts(&g, &agents, 4, 3, 7, Some(2)));
+    let one = paired_playouts(&g, &agents, 4, 0, 10, 0, Some(1));
+    let mut two = paired_playouts(&g, &agents, 4, 0, 3, 0, Some(2));
+    two.extend(paired_playouts(&g, &agents, 4, 3, 7, 0, Some(2)));
     assert_eq!(one, two);
-    assert_ne!(one, paired_playouts(&g, &agents, 5, 0, 10, Some(1)));
+    assert_ne!(one, paired_playouts(&g, &agents, 5, 0, 10, 0, Some(1)));
+}
+
+#[test]
+fn random_openings_vary_the_pairs_and_are_shared_within_a_pair() {
+    // Greedy against itself in chess, 4 random plies: the pairs differ, yet
+    // both games of a pair open alike (the same agent in both seats plays
+    // the same game twice).
+    let g = game("chess", 80);
+    let same = [spec("greedy"), spec("greedy")];
+    let opened = paired_playouts(&g, &same, 3, 0, 8, 4, Some(2));
+    assert!(opened.iter().any(|p| p != &opened[0]));
+    for (k, p) in opened.iter().enumerate() {
+        assert_eq!(p[0], p[1], "pair {k}");
+    }
+    // Different agents, with openings: reproducible whatever the threads.
+    let agents = [spec("greedy"), spec("random")];
+    let one = paired_playouts(&g, &agents, 3, 0, 6, 4, Some(1));
+    assert_eq!(one, paired_playouts(&g, &agents, 3, 0, 6, 4, Some(2)));
+    // An opening longer than the game: both games are random play alike.
+    let long = paired_playouts(&game("chess", 10), &agents, 3, 0, 4, 50, Some(1));
+    for p in &long {
+        assert_eq!(p[0], p[1]);
+    }
 }

@@ -190,11 +190,13 @@ def _ladder_stats(
     matchups: Sequence[Matchup],
     prior_sd: float,
     rows: Sequence[np.ndarray] | None,
+    start: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Ratings (k), Elo per doubling, flattening and classes of one (re)sample."""
+    """Ratings (k), Elo per doubling, flattening and classes of one (re)sample
+    (``start``: ratings to start the fit from)."""
     k = len(names)
     wins, draws = _counts(matchups, k, rows)
-    fit = fit_ratings(wins, draws, names=list(names), anchor=0, prior_sd=prior_sd)
+    fit = fit_ratings(wins, draws, names=list(names), anchor=0, prior_sd=prior_sd, start=start)
     r = fit.ratings
     fam = np.isfinite(x)
     xf, rf = x[fam], r[fam]
@@ -255,10 +257,12 @@ def fit_ladder(
             raise ValueError(f"matchup ({m.i}, {m.j}) names a rung outside 0..{k - 1}")
     x = np.array([math.nan if c is None else float(c) for c in log2_compute])
 
-    def stats(rows: Sequence[np.ndarray] | None, sd: float = prior_sd) -> np.ndarray:
-        return _ladder_stats(names, x, matchups, sd, rows)
+    point = _ladder_stats(names, x, matchups, prior_sd, None)
 
-    point = stats(None)
+    def stats(rows: Sequence[np.ndarray] | None, sd: float = prior_sd) -> np.ndarray:
+        # Resamples start from the point estimate: the same optimum, fewer iterations.
+        return _ladder_stats(names, x, matchups, sd, rows, start=point[:k])
+
     boot = _bootstrap(matchups, stats, n_boot, seed)
     ints = [_percentiles(boot[:, c], confidence) for c in range(boot.shape[1])]
     wide = stats(None, 2 * prior_sd)

@@ -52,7 +52,8 @@ class Shard:
     #: What to run: ``"playouts"`` (game records), ``"roll_luck"`` (records
     #: plus per-roll luck; ``params``: ``eval_depth``, ``per_roll``) or
     #: ``"paired"`` (``count`` pairs of games on common dice, seats swapped;
-    #: arrays prefixed ``a_first_`` and ``b_first_``).
+    #: arrays prefixed ``a_first_`` and ``b_first_``; ``params``:
+    #: ``opening_plies``).
     kind: str = "playouts"
     params: dict[str, Any] = field(default_factory=dict)
 
@@ -64,7 +65,12 @@ def run_shard(shard: Shard, threads: int | None = None) -> dict[str, np.ndarray]
     run = (shard.seed, shard.start, shard.count)
     if shard.kind == "paired":
         both = _core._paired_playouts(
-            shard.variant, (str(a0), str(a1)), *run, threads, **shard.options
+            shard.variant,
+            (str(a0), str(a1)),
+            *run,
+            threads,
+            int(shard.params.get("opening_plies", 0)),
+            **shard.options,
         )
         return {f"{half}_{k}": v for half, arrays in both.items() for k, v in arrays.items()}
     if shard.kind == "roll_luck":

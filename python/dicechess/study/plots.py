@@ -1,22 +1,26 @@
-"""The study's PNG plots (matplotlib, headless Agg backend)."""
+"""The study's PNG plots (matplotlib, headless Agg backend), drawn from
+``results.json`` alone so that a report can be redrawn without replaying."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from ..analysis.ladder import CLASS_ELO as CLASS_ELO_STEP
+from .config import CONTROLS
 from .run import Study
 
 
-def _figure(width: float = 7.0, height: float = 3.6) -> tuple[Any, Any]:
+def _figure(width: float = 7.5, height: float = 4.0, ncols: int = 1) -> tuple[Any, Any]:
     import matplotlib
 
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
 
-    return plt.subplots(figsize=(width, height), dpi=110)
+    return plt.subplots(1, ncols, figsize=(width, height), dpi=110, squeeze=False)
 
 
 def _save(fig: Any, path: Path) -> Path:
@@ -28,97 +32,210 @@ def _save(fig: Any, path: Path) -> Path:
     return path
 
 
-def colour_advantage(study: Study, path: Path) -> Path:
-    """White's score in random play with its interval, per variant."""
+#: Variant names under a plot: slanted, anchored at their right end so they do not collide.
+_TICKS: dict[str, Any] = {"rotation": 30, "ha": "right", "fontsize": "small"}
+
+
+def _style(v: str) -> dict[str, Any]:
+    return {"ls": "--" if v in CONTROLS else "-", "marker": "o", "ms": 3}
+
+
+def skill_curve(study: Study, path: Path) -> Path:
+    """Elo against log2 compute, one line per variant, 95% bands; one panel per family."""
     rows = study.results["variants"]
-    fig, ax = _figure()
-    y = np.array([r["playouts"]["colour_advantage"]["white_score"] for r in rows])
-    lo = np.array([r["playouts"]["colour_advantage"]["lo"] for r in rows])
-    hi = np.array([r["playouts"]["colour_advantage"]["hi"] for r in rows])
-    x = np.arange(len(rows))
-    ax.errorbar(x, y, yerr=[y - lo, hi - y], fmt="o", capsize=4)
-    ax.axhline(0.5, color="grey", lw=0.8, ls="--")
-    ax.set_xticks(x, [r["variant"] for r in rows], rotation=20)
-    ax.set_ylabel("White score (random play)")
+    fams = list(next(iter(rows.values()))["families"])
+    fig, axes = _figure(6.0 * len(fams), 4.4, ncols=len(fams))
+    for ax, fam in zip(axes[0], fams):
+        for v, r in rows.items():
+            lad = r["families"][fam]["ladder"][1:]  # rung 0 (random) has no compute
+            x = np.array([rung["log2_compute"] for rung in lad], dtype=float)
+            y = np.array([rung["elo"] for rung in lad])
+            lo = np.array([rung["low"] for rung in lad])
+            hi = np.array([rung["high"] for rung in lad])
+            (line,) = ax.plot(x, y, label=v, **_style(v))
+            ax.fill_between(x, lo, hi, color=line.get_color(), alpha=0.12)
+        ax.set_xlabel(f"log2 compute ({fam}: 2^k {'nodes' if fam == 'search' else 'sims'})")
+        ax.set_ylabel("Elo above random (95% band)")
+        ax.set_title(f"{fam} family")
+    axes[0][-1].legend(fontsize="x-small", ncol=2)
     return _save(fig, path)
 
 
-def ratings(study: Study, path: Path) -> Path:
-    """Elo of each agent per variant, with intervals (clipped to the plot)."""
+def skill_classes(study: Study, path: Path) -> Path:
+    """Each variant's chain of rungs on the Elo scale, with the 200-Elo class
+    boundaries as grid lines (headline family)."""
     rows = study.results["variants"]
-    agents = rows[0]["ratings"]["agents"]
-    fig, ax = _figure(7.5, 4.0)
+    fig, axes = _figure(8.0, 4.4)
+    ax = axes[0][0]
+    top = 0.0
+    for n, r in enumerate(rows.values()):
+        elo = np.array([rung["elo"] for rung in r["ladder"]])
+        top = max(top, float(np.nanmax(elo)))
+        ax.plot([n] * len(elo), elo, "-", color="grey", lw=0.8)
+        ax.scatter([n] * len(elo), elo, s=14, zorder=3)
+        c = r["skill_classes"]
+        ax.annotate(f"{c['value']:.1f}", (n, float(np.nanmax(elo))), ha="center", va="bottom")
+    for k in range(0, int(top // CLASS_ELO_STEP) + 2):
+        ax.axhline(k * CLASS_ELO_STEP, color="#ddd", lw=0.6, zorder=0)
+    ax.set_xticks(range(len(rows)), list(rows), **_TICKS)
+    ax.set_ylabel("Elo above random (grid: one class = 200 Elo)")
+    ax.set_title("skill classes from random to the top rung")
+    return _save(fig, path)
+
+
+def _estimates(ax: Any, rows: dict[str, Any], key: str, label: str, fams: list[str]) -> None:
     x = np.arange(len(rows))
-    width = 0.8 / max(1, len(agents))
-    for k, a in enumerate(agents):
-        e = np.array([r["ratings"]["elo"][r["ratings"]["agents"].index(a)] for r in rows])
-        lo = np.array([r["ratings"]["lo"][r["ratings"]["agents"].index(a)] for r in rows])
-        hi = np.array([r["ratings"]["hi"][r["ratings"]["agents"].index(a)] for r in rows])
+    width = 0.8 / len(fams)
+    for k, fam in enumerate(fams):
+        e = [r["families"][fam][key] for r in rows.values()]
+        y = np.array([d["value"] for d in e], dtype=float)
+        lo = np.array([d["low"] for d in e], dtype=float)
+        hi = np.array([d["high"] for d in e], dtype=float)
+        # A bootstrap percentile interval need not contain the point estimate.
+        err = [np.clip(np.nan_to_num(y - lo), 0, None), np.clip(np.nan_to_num(hi - y), 0, None)]
         ax.errorbar(
-            x + (k - (len(agents) - 1) / 2) * width,
-            e,
-            yerr=[np.clip(e - lo, 0, 1500), np.clip(hi - e, 0, 1500)],
-            fmt="o",
-            capsize=3,
-            label=a,
+            x + (k - (len(fams) - 1) / 2) * width, y, yerr=err, fmt="o", capsize=3, label=fam
         )
-    ax.set_xticks(x, [r["variant"] for r in rows], rotation=20)
-    ax.set_ylabel("rating (Elo, anchored at the first agent)")
-    ax.legend(fontsize="small")
-    return _save(fig, path)
+    ax.set_xticks(x, list(rows), **_TICKS)
+    ax.set_ylabel(label)
+    ax.legend(fontsize="x-small")
 
 
 def luck(study: Study, path: Path) -> Path:
-    """Luck share and p-equivalent per variant."""
+    """Luck alpha and the p-equivalent per variant, each family side by side."""
     rows = study.results["variants"]
-    fig, ax = _figure()
+    fams = list(next(iter(rows.values()))["families"])
+    fig, axes = _figure(12.0, 4.2, ncols=2)
+    _estimates(axes[0][0], rows, "luck_alpha", "luck α (share of coin-flip games)", fams)
+    _estimates(axes[0][1], rows, "p_equivalent", "p-equivalent (1 = chess)", fams)
+    axes[0][1].axhline(1.0, color="grey", lw=0.8, ls="--")
+    return _save(fig, path)
+
+
+def luck_adjusted(study: Study, path: Path) -> Path | None:
+    """Share of the result variance luck explains, and the variance reduction
+    of luck-adjusted results, per dice variant."""
+    rows = {v: r["luck_adjusted"] for v, r in study.results["variants"].items()}
+    rows = {v: la for v, la in rows.items() if la}
+    if not rows:
+        return None
+    fig, axes = _figure()
+    ax = axes[0][0]
     x = np.arange(len(rows))
-    share = [r["luck_share"]["share"] for r in rows]
-    pe = [
-        1.0 if r["variant"] == "chess" else (r["p_equivalent"] or {}).get("p", np.nan) for r in rows
-    ]
-    ax.bar(x - 0.2, share, 0.4, label="luck share")
-    ax.bar(x + 0.2, pe, 0.4, label="p-equivalent (1 = chess)")
-    ax.set_xticks(x, [r["variant"] for r in rows], rotation=20)
-    ax.set_ylim(0, 1.05)
+    for k, (key, label) in enumerate(
+        (
+            ("variance_explained", "variance explained by luck"),
+            ("variance_reduction", "variance reduction"),
+        )
+    ):
+        y = np.array([la[key]["value"] for la in rows.values()], dtype=float)
+        lo = np.array([la[key]["low"] for la in rows.values()], dtype=float)
+        hi = np.array([la[key]["high"] for la in rows.values()], dtype=float)
+        ax.errorbar(
+            x + (k - 0.5) * 0.3,
+            y,
+            yerr=[np.clip(np.nan_to_num(y - lo), 0, None), np.clip(np.nan_to_num(hi - y), 0, None)],
+            fmt="o",
+            capsize=3,
+            label=label,
+        )
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_xticks(x, list(rows), **_TICKS)
+    ax.set_ylabel("share of the result's variance")
     ax.legend(fontsize="small")
     return _save(fig, path)
 
 
-def roll_luck(study: Study, path: Path) -> Path | None:
-    """Distribution of |luck| per roll, per dice variant."""
-    per = {v: d.luck for v, d in study.data.items() if d.luck is not None}
-    per = {v: lk for v, lk in per.items() if lk.rolls is not None and len(lk.rolls["luck"])}
-    if not per:
-        return None
-    fig, ax = _figure()
-    ax.boxplot([np.abs(lk.rolls["luck"]) for lk in per.values() if lk.rolls], showfliers=False)
-    ax.set_xticks(np.arange(1, len(per) + 1), list(per), rotation=20)
-    ax.set_ylabel("|luck| of a roll (expected result)")
+def colour_advantage(study: Study, path: Path) -> Path:
+    """White's score per variant: in random play and pooled over every ladder game
+    (left), and at each adjacent matchup of the headline family (right); 95% intervals."""
+    rows = study.results["variants"]
+    fig, axes = _figure(13.0, 4.2, ncols=2)
+    ax = axes[0][0]
+    x = np.arange(len(rows))
+    for k, (label, get) in enumerate(
+        (
+            ("random play", lambda r: _triple(r["playouts"]["colour_advantage"])),
+            ("ladder games (pooled)", lambda r: _triple(r["white_pooled"])),
+        )
+    ):
+        t = np.array([get(r) for r in rows.values()], dtype=float)
+        ax.errorbar(
+            x + (k - 0.5) * 0.3,
+            t[:, 0],
+            yerr=[np.clip(t[:, 0] - t[:, 1], 0, None), np.clip(t[:, 2] - t[:, 0], 0, None)],
+            fmt="o",
+            capsize=3,
+            label=label,
+        )
+    ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+    ax.set_xticks(x, list(rows), **_TICKS)
+    ax.set_ylabel("White's score")
+    ax.legend(fontsize="small")
+    ax = axes[0][1]
+    for v, r in rows.items():
+        adj = [w for w in r["white"] if _gap(r, w) == 1]
+        ys = [w["white_score"]["value"] for w in adj]
+        ax.plot(np.arange(1, len(ys) + 1), ys, label=v, **_style(v))
+    ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+    ax.set_xlabel("matchup: rung k vs rung k-1 (search family)")
+    ax.set_ylabel("White's score (intervals in the report's tables)")
+    ax.legend(fontsize="x-small", ncol=2)
     return _save(fig, path)
+
+
+def _triple(d: dict[str, Any]) -> tuple[float, float, float]:
+    """(value, low, high) of an estimate or of colour_advantage's (white_score, lo, hi)."""
+    if "white_score" in d:
+        return d["white_score"], d["lo"], d["hi"]
+    return d["value"], d["low"], d["high"]
+
+
+def _gap(r: dict[str, Any], w: dict[str, Any]) -> int:
+    specs = [rung["spec"] for rung in r["ladder"]]
+    return specs.index(w["stronger"]) - specs.index(w["weaker"])
 
 
 def game_lengths(study: Study, path: Path) -> Path:
-    """Decisions per game in random play."""
-    fig, ax = _figure()
-    names = list(study.data)
-    ax.boxplot([d.playouts.plies.astype(float) for d in study.data.values()], showfliers=False)
-    ax.set_xticks(np.arange(1, len(names) + 1), names, rotation=20)
-    ax.set_ylabel("decisions per game")
+    """Decisions per game in random play (median and quartiles)."""
+    rows = study.results["variants"]
+    fig, axes = _figure()
+    ax = axes[0][0]
+    x = np.arange(len(rows))
+    q = np.array([r["playouts"]["plies_quartiles"] or [math.nan] * 3 for r in rows.values()])
+    ax.errorbar(x, q[:, 1], yerr=[q[:, 1] - q[:, 0], q[:, 2] - q[:, 1]], fmt="s", capsize=4)
+    ax.set_xticks(x, list(rows), **_TICKS)
+    ax.set_ylabel("decisions per game (median, quartiles)")
     return _save(fig, path)
 
 
-def make_plots(study: Study, out: Path) -> dict[str, Path]:
-    """Writes every plot as ``out/<name>.png``; returns them by name."""
-    made: dict[str, Path] = {}
-    for name, fn in (
-        ("colour_advantage", colour_advantage),
-        ("ratings", ratings),
-        ("luck", luck),
-        ("roll_luck", roll_luck),
-        ("game_lengths", game_lengths),
-    ):
+PLOTS = {
+    "skill_curve": (skill_curve, "Elo against log2 compute per variant (95% bands), each family."),
+    "skill_classes": (
+        skill_classes,
+        "Each variant's ladder on the Elo scale; grid: 200-Elo classes.",
+    ),
+    "luck": (luck, "Luck α and p-equivalent per variant, each family (95% intervals)."),
+    "luck_adjusted": (
+        luck_adjusted,
+        "Luck-adjusted results: variance explained by luck and removed (95% intervals).",
+    ),
+    "colour_advantage": (
+        colour_advantage,
+        "White's score in random play and over the ladder games (95% intervals), and at "
+        "each adjacent matchup.",
+    ),
+    "game_lengths": (game_lengths, "Game lengths in random play."),
+}
+
+
+def make_plots(study: Study, out: Path) -> dict[str, tuple[Path, str]]:
+    """Writes every plot as ``out/<name>.png``; returns (path, caption) by name."""
+    made: dict[str, tuple[Path, str]] = {}
+    if not study.results["variants"]:
+        return made
+    for name, (fn, caption) in PLOTS.items():
         p = fn(study, out / f"{name}.png")
         if p is not None:
-            made[name] = p
+            made[name] = (p, caption)
     return made

@@ -1,6 +1,7 @@
 """Writing a study: ``report.md``, ``report.html`` (plots embedded), PNG
-plots, ``results.json`` and CSV tables. The report is built once as a list
-of blocks and rendered to both Markdown and HTML, so the two never differ.
+plots, ``results.json``, CSV tables and the raw games. The report is built
+once as a list of blocks and rendered to both Markdown and HTML, so the two
+never differ.
 """
 
 from __future__ import annotations
@@ -12,23 +13,21 @@ import math
 from pathlib import Path
 from typing import Any
 
-from .run import CONTROLS, Study
+from .config import CONTROLS, HEADLINE_FAMILY
+from .run import Study
 
-#: The files a study writes (besides the PNG plots).
+#: The files a study writes (besides the PNG plots and ``raw/``).
 OUTPUTS = (
     "report.md",
     "report.html",
     "results.json",
     "summary.csv",
-    "ratings.csv",
-    "arena_games.csv",
+    "ladders.csv",
+    "matchups.csv",
 )
 
 Block = tuple[Any, ...]
-
-
-def _pct(x: float | None) -> str:
-    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
+LADDER_COLUMNS = ("spec", "log2_compute", "elo", "low", "high", "games")
 
 
 def _num(x: float | None, fmt: str = ".2f") -> str:
@@ -37,46 +36,79 @@ def _num(x: float | None, fmt: str = ".2f") -> str:
     return format(x, fmt)
 
 
+def _est(e: dict[str, float] | None, fmt: str = ".2f") -> str:
+    """``value [low, high]``."""
+    if not e:
+        return "–"
+    if not math.isfinite(e["value"]):
+        return "–"
+    return f"{_num(e['value'], fmt)} [{_num(e['low'], fmt)}, {_num(e['high'], fmt)}]"
+
+
+def _flags(r: dict[str, Any]) -> str:
+    d = r["robustness"]["disagreements"]
+    if not d:
+        return "agree"
+    return "; ".join(f"{x['measure']}: {' vs '.join(x['ladders'])}" for x in d)
+
+
 def summary_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
-    """The headline table: one row per variant."""
+    """The headline table: one row per variant (headline family)."""
     header = [
         "variant",
-        "White score, random play (95% CI)",
-        "arena draws",
-        "luck share",
-        "ladder depth",
-        "rating spread (Elo)",
+        "Elo per doubling",
+        "skill classes",
+        "luck α",
+        "depth β",
         "p-equivalent",
-        "mean abs(luck) per roll",
-        "luck–result r",
+        "luck-adjusted variance reduction",
+        "pairing variance reduction",
+        "White, random play",
+        "White, ladder games",
+        "robustness",
     ]
     rows = []
-    for r in results["variants"]:
+    for v, r in results["variants"].items():
         c = r["playouts"]["colour_advantage"]
-        pe = r["p_equivalent"]
-        if pe is None:
-            pe_text = "1 (reference)" if r["variant"] == "chess" else "–"
-        else:
-            pe_text = _num(pe["p"])
-            if pe.get("interval"):
-                pe_text += f" ({_num(pe['interval'][0])}–{_num(pe['interval'][1])})"
-            if pe["clamped"] or not pe["variant_mle_exists"]:
-                pe_text += " *"
-        lk = r["roll_luck"]
-        depth = r["ladder"]["depth"]
+        la = r["luck_adjusted"]
         rows.append(
             [
-                r["variant"] + (" (control)" if r["variant"] in CONTROLS else ""),
-                f"{_num(c['white_score'], '.3f')} ({_num(c['lo'], '.3f')}–{_num(c['hi'], '.3f')})",
-                _pct(r["arena"]["draw_rate"] + r["arena"]["truncated_rate"]),
-                _num(r["luck_share"]["share"]),
-                f"{depth} of {len(r['arena']['agents'])}",
-                _num(r["ratings"]["spread"], ".0f"),
-                pe_text,
-                _num(lk["mean_abs_luck_per_roll"], ".3f") if lk else "no dice",
-                _num(lk["luck_score_r"]) if lk else "–",
+                v + (" (control)" if v in CONTROLS else ""),
+                _est(r["skill_curve"]["elo_per_doubling"], ".0f"),
+                _est(r["skill_classes"], ".1f") + f" (≥ {_num(r['classes_at_least'], '.1f')})",
+                _est(r["luck_alpha"]),
+                _est(r["depth_beta"]),
+                "1 (reference)" if v == "chess" else _est(r["p_equivalent"]),
+                _est(la["variance_reduction"]) if la else "no dice",
+                _num(r["paired_variance_reduction"]),
+                f"{_num(c['white_score'], '.3f')} [{_num(c['lo'], '.3f')}, {_num(c['hi'], '.3f')}]",
+                _est(r["white_pooled"], ".3f"),
+                _flags(r),
             ]
         )
+    return header, rows
+
+
+def robustness_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """Every compared measure from every ladder, side by side."""
+    first = next(iter(results["variants"].values()))
+    ladders = list(first["robustness"]["by_ladder"]["p_equivalent"])
+    header = ["variant", "measure", *ladders]
+    rows = []
+    for v, r in results["variants"].items():
+        for measure, by in r["robustness"]["by_ladder"].items():
+            fmt = ".0f" if measure == "elo_per_doubling" else ".2f"
+            rows.append([v, measure, *(_est(by[n], fmt) for n in ladders)])
+    return header, rows
+
+
+def ranking_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """Variants from most to least luck (lowest p-equivalent first) per family."""
+    by = results["ranking"]["by_family"]
+    fams = list(by)
+    n = max((len(o) for o in by.values()), default=0)
+    header = ["rank", *fams]
+    rows = [[str(k + 1), *(by[f][k] if k < len(by[f]) else "" for f in fams)] for k in range(n)]
     return header, rows
 
 
@@ -88,100 +120,204 @@ def markdown_table(header: list[str], rows: list[list[str]]) -> str:
 
 
 def _ladder_rows(r: dict[str, Any]) -> list[list[str]]:
-    rt = r["ratings"]
-    order = sorted(range(len(rt["agents"])), key=lambda i: -rt["elo"][i])
     return [
         [
-            rt["agents"][i],
-            _num(rt["elo"][i], ".0f"),
-            f"{_num(rt['lo'][i], '.0f')} … {_num(rt['hi'][i], '.0f')}",
+            rung["spec"],
+            f"{_num(rung['elo'], '.0f')} [{_num(rung['low'], '.0f')}, {_num(rung['high'], '.0f')}]",
+            str(rung.get("games", "")),
         ]
-        for i in order
+        for rung in r["ladder"]
     ]
 
 
-def _pair_rows(r: dict[str, Any]) -> list[list[str]]:
+def _matchup_rows(r: dict[str, Any]) -> list[list[str]]:
+    fam = r["families"][HEADLINE_FAMILY]
     return [
         [
-            f"{p['stronger']} > {p['weaker']}",
-            _num(p["games"], ".0f"),
-            _num(p["score"], ".3f"),
-            f"{_num(p['lo'], '.3f')}–{_num(p['hi'], '.3f')}",
-            "yes" if p["distinguishable"] else "no",
+            f"{m['stronger']} vs {m['weaker']}",
+            str(m["pairs"]),
+            _num(m["score"], ".3f"),
+            _est(w["white_score"], ".3f"),
+            _num(m["mean_plies"], ".0f"),
         ]
-        for p in r["ladder"]["pairs"]
+        for m, w in zip(fam["matchups"], fam["white"])
     ]
 
 
-def ladder_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
-    """Every variant's ladder: consecutive agents by rating, the stronger one's
-    head-to-head score and Wilson interval (the skill-ladder evidence)."""
-    header = ["variant", "stronger", "weaker", "games", "score", "95% Wilson", "distinguishable"]
-    rows = [
-        [r["variant"], p["stronger"], p["weaker"], *cells[1:]]
-        for r in results["variants"]
-        for p, cells in zip(r["ladder"]["pairs"], _pair_rows(r))
+HOW_TO_READ = (
+    "How to read this. Each variant is played by a compute ladder: `random`, then "
+    "one agent at doubling budgets. Rungs one and two apart play pairs of games on "
+    "the same dice with colours swapped (and the same random opening moves), so the "
+    "dice mostly cancel within a pair. **Elo per doubling**: the slope of the rungs' "
+    "ratings on log2 compute; a deep game keeps rewarding compute, a lucky one "
+    "flattens early. **Skill classes**: (top rung − random) / 200 Elo, Mérő's count "
+    "of 76%-score steps; `≥` is a bound from the adjacent matchups alone that no "
+    "rating prior affects. **Luck α / depth β**: Jerdee & Newman's model fitted to "
+    "every game: a share α of games decided by a coin flip, the rest by skills "
+    "spread β apart on the logit scale. **p-equivalent**: the p for which chess with "
+    "1−p of its results replaced by coin flips scores like the variant, matchup for "
+    "matchup, the same agents in both (1 = as little luck as chess; controls without "
+    "dice sit near 1 or above). **Luck-adjusted variance reduction**: the share of "
+    "a game's result variance removed by subtracting the luck of every roll, valued "
+    "by the search (AIVAT-style). **Robustness**: every headline number is also "
+    "measured with the second agent family and with the even and the odd rungs "
+    "alone; a flagged variant is one where two of these disagree beyond their 95% "
+    "intervals, and its number depends on the agents as much as on the game. "
+    "Intervals: 95% bootstrap over whole pairs. Definitions and sources: "
+    "docs/study.md and docs/analysis.md."
+)
+
+
+def findings(res: dict[str, Any]) -> list[str]:
+    """The run's main readings, computed from its numbers (nothing here is fixed text
+    about a particular result)."""
+    rows = res["variants"]
+    out = []
+    by = res["ranking"]["by_family"]
+    head = by.get(HEADLINE_FAMILY, [])
+    if head:
+        out.append(
+            "Most to least luck by the p-equivalent of the search family: " + ", ".join(head) + "."
+        )
+    tiers = res["ranking"].get("robust_tiers") or []
+    if tiers:
+        out.append(
+            "Tiers every family agrees on (a variant is in a lower tier only when each "
+            "family puts its p-equivalent interval entirely above a variant of the tier "
+            "before): "
+            + " > ".join("{" + ", ".join(t) + "}" for t in tiers)
+            + " (most luck first)."
+        )
+    for pair, agr in res["ranking"]["agreement"].items():
+        if agr["same_order"]:
+            out.append(f"The {pair} families rank the variants in the same order.")
+        else:
+            swaps = "; ".join(" / ".join(x) for x in agr["swapped"])
+            out.append(
+                f"The {pair} families rank the variants differently (Kendall's τ = "
+                f"{_num(agr['kendall_tau'])}); swapped: {swaps}. Only the order of variants "
+                "that no family swaps is a property of the games rather than of the agents."
+            )
+    flagged = {
+        m: [
+            v
+            for v, r in rows.items()
+            if any(d["measure"] == m for d in r["robustness"]["disagreements"])
+        ]
+        for m in ("p_equivalent", "luck_alpha", "elo_per_doubling")
+    }
+    for m, vs in flagged.items():
+        if vs:
+            out.append(
+                f"{m} differs between ladders beyond the 95% intervals in {len(vs)} of "
+                f"{len(rows)} variants ({', '.join(vs)}): there it depends on the agents."
+            )
+    controls = [v for v in rows if v in CONTROLS and v != "chess"]
+    low = [
+        v
+        for v in controls
+        if math.isfinite(rows[v]["p_equivalent"]["value"] or math.nan)
+        and rows[v]["p_equivalent"]["high"] < 1
     ]
-    return header, rows
+    if low:
+        out.append(
+            "Controls without dice below 1 (" + ", ".join(low) + "): the p-equivalent "
+            "measures how decisively the same ladder separates in a game compared with chess; "
+            "draws and short, forcing games lower it without any dice, so compare dice "
+            "variants with their dice-free twins (Fluky and Metamorph with Gardner) as well "
+            "as with chess."
+        )
+    la = {v: r["luck_adjusted"] for v, r in rows.items() if r["luck_adjusted"]}
+    neg = [v for v, x in la.items() if (x["variance_reduction"]["value"] or 0) < 0]
+    if la:
+        coef = [x["luck_coefficient"]["value"] for x in la.values()]
+        coef = [c for c in coef if c is not None and math.isfinite(c)]
+        r2 = [x["variance_explained"]["value"] for x in la.values()]
+        r2 = [c for c in r2 if c is not None and math.isfinite(c)]
+        text = (
+            f"Luck of each roll explains {min(r2):.2f}–{max(r2):.2f} of the result variance "
+            "between the top two rungs"
+            if r2
+            else "Luck-adjusted results could not be computed"
+        )
+        if coef:
+            text += (
+                f"; the results move by {min(coef):.2f}–{max(coef):.2f} per unit of valued "
+                "luck (1 for a perfect evaluator)"
+            )
+        if neg:
+            text += (
+                f". Subtracting the raw luck increases the variance in {len(neg)} of "
+                f"{len(la)} dice variants: the evaluator's errors add noise, so the explained "
+                "share, not the raw adjustment, is the measure to read"
+            )
+        out.append(text + ".")
+    return out
 
 
-def build_blocks(study: Study, plots: dict[str, Path]) -> list[Block]:
+def build_blocks(study: Study, plots: dict[str, tuple[Path, str]]) -> list[Block]:
     """The report as blocks: ("h", level, text), ("p", text), ("table", header, rows),
     ("img", path, caption)."""
     res = study.results
     cfg = res["config"]
+    fams = ", ".join(
+        f"{f} (2^{rungs[0]}..2^{rungs[-1]})"
+        for f, rungs in (("search", cfg["search_rungs"]), ("mcts", cfg["mcts_rungs"]))
+    )
     b: list[Block] = [
         ("h", 1, "dicechess study: how much of each variant is luck?"),
         (
             "p",
             f"dicechess {res['dicechess_version']} (Python {res['python']}, numpy "
-            f"{res['numpy']}), seed {cfg['seed']}, agents {', '.join(cfg['agents'])}; "
-            f"{cfg['games_per_pair']} arena games per pair (colours alternated), "
-            f"{cfg['playout_games']} random playouts and {cfg['luck_games']} greedy games for "
-            f"per-roll luck per variant{' (quick run)' if cfg['quick'] else ''}. "
-            f"Ran in {res['seconds']:.0f} s. Definitions and sources: docs/analysis.md and "
-            "docs/luck.md.",
+            f"{res['numpy']}), seed {res['seed']}; ladders: {fams}; {cfg['pairs']} pairs "
+            f"per adjacent and {cfg['pairs_two_apart']} per two-apart matchup in the search "
+            f"family ({cfg['mcts_pairs']} and {cfg['mcts_pairs_two_apart']} in the mcts "
+            f"family), {cfg['opening_plies']} random opening plies, {cfg['playout_games']} "
+            f"random playouts and {cfg['luck_games']} luck-valued games per variant"
+            f"{' (quick run)' if cfg['quick'] else ''}. Ran in {res['seconds']:.0f} s "
+            f"({res.get('seconds_games', math.nan):.0f} s of games, the rest bootstrap fits)"
+            + (f" (reused: {', '.join(res['resumed'])})" if res["resumed"] else "")
+            + ".",
         ),
+        ("p", HOW_TO_READ),
+        ("h", 2, "What this run says"),
+        *[("p", t) for t in findings(res)],
+        ("h", 2, "Headline (search family)"),
         ("table", *summary_rows(res)),
-        (
-            "p",
-            "White score: random-vs-random playouts, draws and truncations as half points, "
-            "Wilson interval. Luck share: Tango/Mauboussin decomposition of the arena's "
-            "head-to-head scores (0 = results fully determined by who plays, 1 = coin flips); "
-            "it is relative to the spread of skill among the agents, and the ladder spans a "
-            "wide range, so compare it between variants rather than read it alone. "
-            "Ladder depth: distinguishable levels among the agents (each stronger agent above "
-            "0.5 with 95% confidence against the next). Rating spread: SD of "
-            "Bradley–Terry–Davidson ratings. p-equivalent: the p for which p-chess (chess with "
-            "a fraction 1−p of results replaced by coin flips) has the variant's rating spread "
-            "(Duersch, Lambrecht & Oechssler 2020), with a bootstrap interval, over the agents "
-            "without a perfect record in the variant; * = clamped to [0, 1], or still driven "
-            "by the rating prior (some agent won or lost every game). Mean abs(luck) "
-            "per roll: expected-result swing of a die roll for the player it favours, valued by "
-            "expectimax; r: correlation of a game's total luck with its result.",
-        ),
     ]
-    for name, cap in (
-        ("colour_advantage", "White's score in random play, 95% intervals."),
-        ("ratings", "Ratings of the agent ladder per variant (Elo, 95% intervals)."),
-        ("luck", "Luck share and p-equivalent per variant."),
-        ("roll_luck", "Per-roll luck: distribution of |luck| per roll (greedy vs greedy)."),
-        ("game_lengths", "Game lengths in random play (decisions per game)."),
-    ):
+    for name in ("skill_curve", "skill_classes", "luck", "luck_adjusted"):
         if name in plots:
-            b.append(("img", plots[name], cap))
-    b.append(("h", 2, "Skill ladders"))
+            b.append(("img", *plots[name]))
+    b.append(("h", 2, "Robustness: the same numbers from other ladders"))
     b.append(
         (
             "p",
-            "Agents ordered by rating in each variant; each row is a consecutive pair in "
-            "that order, with the stronger agent's head-to-head score (draws and "
-            "truncations as half points, colours alternated).",
+            "Each measure from the headline family, the second family and the headline "
+            "family's even and odd rungs alone. Elo per doubling and skill classes are "
+            "compared within a family only (compute units and top rungs differ between "
+            "families).",
         )
     )
-    b.append(("table", *ladder_rows(res)))
-    for r in res["variants"]:
-        b.append(("h", 2, r["variant"]))
+    b.append(("table", *robustness_rows(res)))
+    b.append(("h", 3, "Variants ranked by luck (lowest p-equivalent first)"))
+    b.append(("table", *ranking_rows(res)))
+    for pair, agr in res["ranking"]["agreement"].items():
+        swapped = ", ".join(" / ".join(s) for s in agr["swapped"]) or "none"
+        b.append(
+            (
+                "p",
+                f"{pair}: Kendall's τ = {_num(agr['kendall_tau'])}; "
+                f"{'the same order' if agr['same_order'] else 'orders differ'}; "
+                f"pairs of variants swapped: {swapped}.",
+            )
+        )
+    for name in ("colour_advantage", "game_lengths"):
+        if name in plots:
+            b.append(("img", *plots[name]))
+    if res.get("anchor"):
+        b += _anchor_blocks(res["anchor"])
+    for v, r in res["variants"].items():
+        b.append(("h", 2, v))
         s = r["playouts"]
         b.append(
             (
@@ -189,29 +325,84 @@ def build_blocks(study: Study, plots: dict[str, Path]) -> list[Block]:
                 f"Random play: {s['games']} games, White {s['white_wins']}, Black "
                 f"{s['black_wins']}, draws {s['draws']}, truncated {s['truncated']}; mean "
                 f"{s['mean_plies']:.1f} decisions and {s['mean_chance_events']:.1f} rolls per "
-                f"game; endings: "
-                + ", ".join(f"{k} {v}" for k, v in s["terminations"].items())
+                "game; endings: "
+                + ", ".join(f"{k} {n}" for k, n in s["terminations"].items())
                 + ".",
             )
         )
-        b.append(("table", ["agent", "Elo", "95% interval"], _ladder_rows(r)))
+        b.append(("table", ["rung", "Elo [95%]", "games"], _ladder_rows(r)))
         b.append(
-            ("table", ["rung", "games", "score", "95% Wilson", "distinguishable"], _pair_rows(r))
+            (
+                "table",
+                ["matchup", "pairs", "stronger's score", "White's score [95%]", "mean plies"],
+                _matchup_rows(r),
+            )
         )
-        lk = r["roll_luck"]
-        if lk:
+        head = r["families"][HEADLINE_FAMILY]
+        perfect = ", ".join(f"{x} vs {y}" for x, y in head["perfect_records"]) or "none"
+        eff = head["prior_effect"]
+        b.append(
+            (
+                "p",
+                f"Perfect records (their Elo gap is set by the rating prior, SD "
+                f"{head['prior_sd']:.0f} Elo): {perfect}. Doubling the prior's SD moves Elo per "
+                f"doubling by {_num(eff['elo_per_doubling'], '+.0f')} and skill classes by "
+                f"{_num(eff['skill_classes'], '+.2f')}; the prior-free bound on classes is "
+                f"{_num(r['classes_at_least'], '.1f')}.",
+            )
+        )
+        la = r["luck_adjusted"]
+        if la:
             b.append(
                 (
                     "p",
-                    f"Per-roll luck ({lk['games']} greedy games, "
-                    f"{lk['rolls_per_game']:.1f} rolls per game): mean |luck| "
-                    f"{lk['mean_abs_luck_per_roll']:.3f} per roll, SD of a game's total luck "
-                    f"{lk['sd_game_luck']:.3f}; correlation with the result r = "
-                    f"{_num(lk['luck_score_r'])} (p = {_num(lk['luck_score_p'], '.2g')}); "
-                    f"the luckier player won {_pct(lk['luckier_win_rate'])} of decisive games.",
+                    f"Luck-adjusted results: {la['games']} games {la['agents'][0]} vs "
+                    f"{la['agents'][1]}, every roll valued by {la['evaluator']} "
+                    f"({la['rolls_per_game']:.1f} rolls per game, mean |luck| "
+                    f"{la['mean_abs_luck_per_roll']:.3f} per roll). Luck explains "
+                    f"{_est(la['variance_explained'])} of the result's variance; adjusting "
+                    f"removes {_est(la['variance_reduction'])}; the top rung's score "
+                    f"{_est(la['score'], '.3f')} becomes {_est(la['adjusted_score'], '.3f')}.",
                 )
             )
+        if r["robustness"]["disagreements"]:
+            b.append(("p", f"Flagged: {_flags(r)}."))
     return b
+
+
+def _anchor_blocks(anchor: dict[str, Any]) -> list[Block]:
+    if anchor.get("skipped"):
+        return [
+            ("h", 2, "Absolute Elo (Stockfish anchor)"),
+            ("p", f"Skipped: {anchor['skipped']}."),
+        ]
+    top = anchor["top_elo"]
+    top_text = (
+        f"{'≥' if top['one_sided'] == 'at least' else '≤'} {_num(top['value'], '.0f')} "
+        "(a perfect record: one-sided 95% bound)"
+        if top.get("one_sided")
+        else _est(top, ".0f")
+    )
+    rows = [
+        [
+            str(g["level"]),
+            str(g["games"]),
+            _num(g["score"], ".3f"),
+            _est(g["elo"], ".0f"),
+        ]
+        for g in anchor["levels"]
+    ]
+    return [
+        ("h", 2, "Absolute Elo (Stockfish anchor)"),
+        (
+            "p",
+            f"{anchor['spec']} (the top chess rung) against Stockfish at UCI_Elo levels, "
+            f"{anchor['opening_plies']} random opening plies, colours alternated; its "
+            f"absolute Elo {top_text} shifts the chess ladder by "
+            f"{_num(anchor['offset'], '.0f')}.",
+        ),
+        ("table", ["UCI_Elo", "games", "score", "implied Elo [95%]"], rows),
+    ]
 
 
 def render_markdown(blocks: list[Block]) -> str:
@@ -252,7 +443,7 @@ def render_html(blocks: list[Block]) -> str:
                 f"<figcaption>{e(blk[2])}</figcaption></figure>"
             )
     style = (
-        "body{font-family:system-ui,sans-serif;max-width:70em;margin:2em auto;padding:0 1em}"
+        "body{font-family:system-ui,sans-serif;max-width:80em;margin:2em auto;padding:0 1em}"
         "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;"
         "padding:.3em .6em;text-align:left}th{background:#f3f3f3}img{max-width:100%}"
     )
@@ -269,6 +460,23 @@ def existing_outputs(out: Path) -> list[Path]:
     return [out / n for n in OUTPUTS if (out / n).exists()]
 
 
+def _json_default(x: Any) -> Any:
+    if hasattr(x, "item"):
+        return x.item()
+    raise TypeError(f"not JSON serialisable: {type(x).__name__}")
+
+
+def _clean(x: Any) -> Any:
+    """NaN and infinities as null (strict JSON)."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, dict):
+        return {k: _clean(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_clean(v) for v in x]
+    return x
+
+
 def write_report(study: Study, out: Path, force: bool = False) -> list[Path]:
     """Writes every output into ``out`` and returns the paths written."""
     from .plots import make_plots
@@ -280,12 +488,13 @@ def write_report(study: Study, out: Path, force: bool = False) -> list[Path]:
             f"{', '.join(str(p) for p in existing)} already exist; use --force to overwrite"
         )
     # The numbers first: whatever fails later, they are kept.
-    (out / "results.json").write_text(json.dumps(study.results, indent=2), encoding="utf-8")
+    text = json.dumps(_clean(study.results), indent=1, default=_json_default, allow_nan=False)
+    (out / "results.json").write_text(text, encoding="utf-8")
     written = [out / "results.json"]
     written += _write_csv(study, out)
     plots = make_plots(study, out)
     blocks = build_blocks(study, plots)
-    written += list(plots.values())
+    written += [p for p, _ in plots.values()]
     (out / "report.md").write_text(render_markdown(blocks), encoding="utf-8")
     (out / "report.html").write_text(render_html(blocks), encoding="utf-8")
     written += [out / "report.md", out / "report.html"]
@@ -297,18 +506,18 @@ def _write_csv(study: Study, out: Path) -> list[Path]:
 
     header, rows = summary_rows(study.results)
     pd.DataFrame(rows, columns=header).to_csv(out / "summary.csv", index=False)
-    ratings = [
-        {
-            "variant": r["variant"],
-            "agent": a,
-            "elo": r["ratings"]["elo"][i],
-            "lo": r["ratings"]["lo"][i],
-            "hi": r["ratings"]["hi"][i],
-        }
-        for r in study.results["variants"]
-        for i, a in enumerate(r["ratings"]["agents"])
+    ladders = [
+        {"variant": v, "family": f, **{k: rung.get(k) for k in LADDER_COLUMNS}}
+        for v, r in study.results["variants"].items()
+        for f, fam in r["families"].items()
+        for rung in fam["ladder"]
     ]
-    pd.DataFrame(ratings).to_csv(out / "ratings.csv", index=False)
-    games = [d.arena.table().assign(variant=v) for v, d in study.data.items()]
-    pd.concat(games, ignore_index=True).to_csv(out / "arena_games.csv", index=False)
-    return [out / "summary.csv", out / "ratings.csv", out / "arena_games.csv"]
+    pd.DataFrame(ladders).to_csv(out / "ladders.csv", index=False)
+    matchups = [
+        {"variant": v, "family": f, **m, "white_score": w["white_score"]["value"]}
+        for v, r in study.results["variants"].items()
+        for f, fam in r["families"].items()
+        for m, w in zip(fam["matchups"], fam["white"])
+    ]
+    pd.DataFrame(matchups).to_csv(out / "matchups.csv", index=False)
+    return [out / "summary.csv", out / "ladders.csv", out / "matchups.csv"]

@@ -1,123 +1,43 @@
-"""Running the study: for each variant, random playouts (colour advantage,
-game lengths, endings), a round-robin arena over an agent ladder (ratings,
-luck share, ladder depth), per-roll luck along greedy games, and, against
-orthodox chess with the same agents, the p-chess equivalent.
+"""Running the study: for each variant, random playouts (colour advantage in
+random play, game lengths, endings), a compute ladder per agent family
+(``random`` then doubling budgets; adjacent rungs and rungs two apart play
+pairs of games on common dice, colours swapped), and luck-adjusted results
+(every roll of games between the top two search rungs valued by the search).
+The measures are computed from these raw games (:mod:`.measures`).
 
 Every number is reproducible from the seed: each part of each variant gets
 its own seed derived from ``(seed, variant, part)``, so a variant's numbers
-do not depend on which other variants run.
+do not depend on which other variants run, on the thread count or on the
+backend. Each variant's raw games are written as soon as it finishes
+(``raw/<variant>.json``) and a rerun with the same options reuses them.
 """
 
 from __future__ import annotations
 
+import json
 import platform
 import time
-import zlib
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from .. import __version__, _core
-from ..analysis import (
-    colour_advantage,
-    fit_ratings,
-    ladder_depth,
-    luck_share,
-    p_equivalent,
-)
-from ..arena import ArenaResult, arena
-from ..luck import RollLuckResult, roll_luck
-from ..sim import PlayoutResult, playouts
-
-#: The default agent ladder, weakest first (docs/agents.md has the measurements).
-DEFAULT_AGENTS = ("random", "greedy", "expectimax:depth=2", "mcts:sims=200")
-QUICK_AGENTS = ("random", "greedy", "expectimax:depth=1")
-#: The variants without dice: zero-luck controls.
-CONTROLS = ("chess", "cubic", "cubic_checkers", "gardner")
-
-
-@dataclass
-class StudyConfig:
-    """Everything that determines a study's numbers (recorded in results.json)."""
-
-    variants: list[str] = field(default_factory=lambda: list(_core.variants()))
-    agents: list[str] = field(default_factory=lambda: list(DEFAULT_AGENTS))
-    #: Arena games per pair of agents (colours alternated).
-    games_per_pair: int = 60
-    #: Random-vs-random games per variant (colour advantage, lengths, endings).
-    playout_games: int = 20_000
-    #: Greedy-vs-greedy games per variant for per-roll luck.
-    luck_games: int = 200
-    #: Depth of the expectimax evaluator that values each roll.
-    luck_depth: int = 1
-    #: Bootstrap resamples for the p-equivalent interval.
-    bootstrap: int = 200
-    seed: int = 0
-    threads: int | None = None
-    backend: str = "local"
-    ray_address: str | None = None
-    quick: bool = False
-
-    @classmethod
-    def quick_config(cls, **kw: Any) -> StudyConfig:
-        """A small, fast study (a minute or less): the shape of the full one."""
-        base: dict[str, Any] = {
-            "agents": list(QUICK_AGENTS),
-            "games_per_pair": 16,
-            "playout_games": 500,
-            "luck_games": 12,
-            "bootstrap": 20,
-            "quick": True,
-        }
-        base.update({k: v for k, v in kw.items() if v is not None})
-        return cls(**base)
-
-    def check(self) -> None:
-        """ValueError for unknown variants or agents and non-positive sizes."""
-        known = _core.variants()
-        unknown = [v for v in self.variants if v not in known]
-        if unknown:
-            raise ValueError(f"unknown variant(s) {', '.join(unknown)}; known: {', '.join(known)}")
-        if not self.variants:
-            raise ValueError("at least one variant is needed")
-        if len(self.agents) < 2:
-            raise ValueError(f"the study needs at least 2 agents, got {len(self.agents)}")
-        for a in self.agents:
-            _core._agent_spec(a)  # ValueError listing the valid specs
-        for name in ("games_per_pair", "playout_games", "luck_games"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
-
-
-def part_seed(seed: int, variant: str, part: str) -> int:
-    """The seed of one part of one variant: a pure function of its inputs."""
-    return (seed * 0x9E3779B1 + zlib.crc32(f"{variant}/{part}".encode())) % 2**63
-
-
-@dataclass
-class VariantData:
-    """The raw per-game results behind a variant's numbers (for plots and CSV)."""
-
-    playouts: PlayoutResult
-    arena: ArenaResult
-    luck: RollLuckResult | None
+from .. import __version__
+from ..analysis import colour_advantage
+from ..luck import roll_luck
+from ..paired import paired_games
+from ..sim import player0_score, playouts
+from .config import CONTROLS, RESULTS_VERSION, StudyConfig, part_seed, rung_specs
 
 
 @dataclass
 class Study:
-    """A finished study: JSON-ready ``results`` plus the raw data per variant."""
+    """A finished study: JSON-ready ``results`` plus the raw games per variant."""
 
     results: dict[str, Any]
-    data: dict[str, VariantData]
-
-
-def _finished(result: Any) -> None:
-    """Stops the study (KeyboardInterrupt) when a run was cut short by Ctrl-C:
-    the variants finished before it are kept, this one is dropped."""
-    if result.interrupted:
-        raise KeyboardInterrupt
+    raw: dict[str, dict[str, Any]]
 
 
 #: Modules the study needs besides numpy (``pip install 'dicechess[analysis]'``).
@@ -132,200 +52,337 @@ def missing_modules(progress: bool = False) -> list[str]:
     return [m for m in need if importlib.util.find_spec(m) is None]
 
 
-def _floats(a: Any) -> Any:
-    return np.asarray(a, dtype=float).tolist()
+def _finished(result: Any) -> None:
+    """Stops the study (KeyboardInterrupt) when a run was cut short by Ctrl-C:
+    the variants finished before it are kept, this one is dropped."""
+    if result.interrupted:
+        raise KeyboardInterrupt
 
 
-def _variant(
-    v: str, cfg: StudyConfig, tick: Callable[[str], None]
-) -> tuple[dict[str, Any], VariantData]:
-    run: dict[str, Any] = {"threads": cfg.threads, "progress": False}
-    dist: dict[str, Any] = {"backend": cfg.backend, "ray_address": cfg.ray_address}
-    seconds: dict[str, float] = {}
+def matchups_of(n_rungs: int) -> list[tuple[int, int]]:
+    """The matchups of a ladder of ``n_rungs``: ``(stronger, weaker)`` rung
+    indexes one and two apart, in play order."""
+    return [(i + gap, i) for gap in (1, 2) for i in range(n_rungs - gap)]
 
-    t0 = time.perf_counter()
-    tick(f"{v}: playouts")
-    po = playouts(v, cfg.playout_games, seed=part_seed(cfg.seed, v, "playouts"), **run, **dist)
+
+def _white_scores(p0: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    return np.where(colour == 0, p0, 1.0 - p0)
+
+
+def _matchup(v: str, cfg: StudyConfig, fam: str, specs: list[str], i: int, j: int) -> dict:
+    """Pairs between rungs ``i`` (stronger) and ``j`` on common dice: the
+    stronger rung's and White's score in each game, and the game lengths."""
+    n = cfg.pairs_for(fam, i - j)
+    r = paired_games(
+        v,
+        (specs[i], specs[j]),
+        n,
+        seed=part_seed(cfg.seed, v, f"{fam}/{i}-{j}"),
+        threads=cfg.threads,
+        progress=False,
+        backend=cfg.backend,
+        ray_address=cfg.ray_address,
+        opening_plies=cfg.opening_plies,
+    )
+    _finished(r)
+    a0 = player0_score(r.a_first["winner"])
+    b0 = player0_score(r.b_first["winner"])
+    white = np.stack(
+        [
+            _white_scores(a0, r.a_first["player0_color"]),
+            _white_scores(b0, r.b_first["player0_color"]),
+        ],
+        axis=1,
+    )
+    plies = np.stack([r.a_first["plies"], r.b_first["plies"]], axis=1)
+    return {
+        "i": i,
+        "j": j,
+        "scores": r.game_scores.tolist(),
+        "white": white.tolist(),
+        "plies": plies.astype(int).tolist(),
+    }
+
+
+def _playouts(v: str, cfg: StudyConfig) -> dict[str, Any]:
+    po = playouts(
+        v,
+        cfg.playout_games,
+        seed=part_seed(cfg.seed, v, "playouts"),
+        threads=cfg.threads,
+        progress=False,
+        backend=cfg.backend,
+        ray_address=cfg.ray_address,
+    )
     _finished(po)
     s = po.summary()
-    seconds["playouts"] = time.perf_counter() - t0
     colour = colour_advantage(
         s["white_wins"], s["black_wins"], s["games"] - s["white_wins"] - s["black_wins"]
     )
     plies = po.plies.astype(float)
-
-    t0 = time.perf_counter()
-    tick(f"{v}: arena")
-    ar = arena(
-        v, cfg.agents, cfg.games_per_pair, seed=part_seed(cfg.seed, v, "arena"), **run, **dist
-    )
-    seconds["arena"] = time.perf_counter() - t0
-    _finished(ar)
-    wins, draws = ar.wins, ar.draws
-    fit = fit_ratings(wins, draws, names=ar.agents)
-    share = luck_share(wins, draws)
-    # The ladder in the fitted rating order (ladder_depth would refit the same ratings).
-    order = [int(i) for i in np.argsort(-fit.ratings, kind="stable")]
-    ladder = ladder_depth(wins, draws, order=order, confidence=0.95)
-    asum = ar.summary()
-
-    lk = None
-    luck_row = None
-    if cfg.luck_games and v not in CONTROLS:
-        t0 = time.perf_counter()
-        tick(f"{v}: roll luck")
-        lk = roll_luck(
-            v,
-            cfg.luck_games,
-            agents=("greedy", "greedy"),
-            eval_depth=cfg.luck_depth,
-            per_roll=True,
-            seed=part_seed(cfg.seed, v, "luck"),
-            **run,
-        )
-        _finished(lk)
-        luck_row = lk.summary()
-        seconds["roll_luck"] = time.perf_counter() - t0
-
-    row = {
-        "variant": v,
+    hist = np.bincount(po.plies.astype(int))
+    return {
+        **s,
         "options": po.options,
-        "seeds": {p: part_seed(cfg.seed, v, p) for p in ("playouts", "arena", "luck")},
-        "seconds": seconds,
-        "playouts": {
-            **s,
-            "colour_advantage": colour,
-            "plies_quartiles": _floats(np.percentile(plies, [25, 50, 75])) if len(plies) else [],
-        },
-        "arena": {
-            "agents": ar.agents,
-            "games_per_pair": ar.games_per_pair,
-            "games": ar.games,
-            "wins": wins.tolist(),
-            "draws": draws.tolist(),
-            "scores": [[None if np.isnan(x) else float(x) for x in r] for r in ar.scores()],
-            "player0_score": asum["player0_score"],
-            "draw_rate": asum["draw_rate"],
-            "truncated_rate": asum["truncated_rate"],
-            "mean_plies": float(ar.plies.mean()),
-        },
-        "ratings": {
-            "agents": fit.names,
-            "elo": _floats(fit.ratings),
-            "lo": _floats(fit.lo),
-            "hi": _floats(fit.hi),
-            "nu": fit.nu,
-            "spread": fit.spread(),
-            "mle_exists": fit.mle_exists,
-        },
-        "luck_share": asdict(share),
-        "ladder": {
-            "depth": ladder.depth,
-            "order": [ar.agents[i] for i in ladder.order],
-            "pairs": [
-                {**p, "stronger": ar.agents[p["stronger"]], "weaker": ar.agents[p["weaker"]]}
-                for p in ladder.pairs
-            ],
-        },
-        "roll_luck": luck_row,
-        "p_equivalent": None,
+        "colour_advantage": colour,
+        "plies_quartiles": np.percentile(plies, [25, 50, 75]).tolist() if len(plies) else [],
+        "plies_histogram": hist.tolist(),
     }
-    return row, VariantData(po, ar, lk)
+
+
+def _luck(v: str, cfg: StudyConfig) -> dict[str, Any] | None:
+    """Games between the top two search rungs with every roll valued by the
+    search at ``2^luck_nodes_log2`` nodes (None for games without dice)."""
+    if v in CONTROLS or cfg.luck_games == 0:
+        return None
+    specs = rung_specs("search", cfg.search_rungs)
+    evaluator = f"search:nodes={2**cfg.luck_nodes_log2}"
+    lk = roll_luck(
+        v,
+        cfg.luck_games,
+        agents=(specs[-1], specs[-2]),
+        evaluator=evaluator,
+        seed=part_seed(cfg.seed, v, "luck"),
+        threads=cfg.threads,
+        progress=False,
+        backend=cfg.backend,
+        ray_address=cfg.ray_address,
+    )
+    _finished(lk)
+    return {
+        "agents": [specs[-1], specs[-2]],
+        "evaluator": evaluator,
+        "score": lk.score().tolist(),
+        "luck_sum": lk.luck_sum.tolist(),
+        "n_rolls": lk.n_rolls.astype(int).tolist(),
+        "abs_luck_sum": lk.abs_luck_sum.tolist(),
+    }
+
+
+def steps_of(v: str, cfg: StudyConfig) -> list[tuple[str, Any]]:
+    """The parts of one variant, in order: ("playouts", None), ("ladder",
+    (family, i, j)) for every matchup, ("luck", None) for dice variants."""
+    steps: list[tuple[str, Any]] = [("playouts", None)]
+    for fam, rungs in cfg.families().items():
+        steps += [("ladder", (fam, i, j)) for i, j in matchups_of(len(rungs) + 1)]
+    if v not in CONTROLS and cfg.luck_games:
+        steps.append(("luck", None))
+    return steps
+
+
+def play_variant(v: str, cfg: StudyConfig, tick: Callable[[str], None]) -> dict[str, Any]:
+    """All the raw games of one variant (JSON-ready)."""
+    seconds: dict[str, float] = {}
+    families: dict[str, Any] = {
+        fam: {
+            "rungs": rung_specs(fam, rungs),
+            "log2_compute": [None, *rungs],
+            "matchups": [],
+        }
+        for fam, rungs in cfg.families().items()
+    }
+    raw: dict[str, Any] = {"variant": v, "families": families, "luck": None}
+    first = True
+    for kind, what in steps_of(v, cfg):
+        if not first:
+            tick("")  # the previous part is done
+        first = False
+        t0 = time.perf_counter()
+        if kind == "playouts":
+            tick(f"{v}: random playouts")
+            raw["playouts"] = _playouts(v, cfg)
+        elif kind == "ladder":
+            fam, i, j = what
+            specs = families[fam]["rungs"]
+            tick(f"{v}: {specs[i]} vs {specs[j]}")
+            families[fam]["matchups"].append(_matchup(v, cfg, fam, specs, i, j))
+            kind = fam
+        else:
+            tick(f"{v}: luck of each roll")
+            raw["luck"] = _luck(v, cfg)
+        seconds[kind] = seconds.get(kind, 0.0) + time.perf_counter() - t0
+    raw["seconds"] = seconds
+    return raw
+
+
+def _raw_path(out: Path, v: str) -> Path:
+    return out / "raw" / f"{v}.json"
+
+
+def load_raw(out: Path | None, v: str, cfg: StudyConfig) -> dict[str, Any] | None:
+    """A variant's raw games from an earlier run with the same options, if any."""
+    if out is None:
+        return None
+    p = _raw_path(out, v)
+    if not p.exists():
+        return None
+    try:
+        saved = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if saved.get("version") != RESULTS_VERSION or saved.get("config") != cfg.numbers_key():
+        return None
+    raw: dict[str, Any] = saved["raw"]
+    return raw
+
+
+def save_raw(out: Path, v: str, cfg: StudyConfig, raw: dict[str, Any]) -> Path:
+    """Writes a finished variant's raw games (atomically: a Ctrl-C while
+    writing leaves no half file)."""
+    p = _raw_path(out, v)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_suffix(".tmp")
+    data = {"version": RESULTS_VERSION, "config": cfg.numbers_key(), "raw": raw}
+    tmp.write_text(json.dumps(data), encoding="utf-8")
+    tmp.replace(p)
+    return p
 
 
 def run_study(
     config: StudyConfig | None = None,
     progress: bool | None = None,
+    out: Path | str | None = None,
     **overrides: Any,
 ) -> Study:
     """Runs the study (``StudyConfig`` defaults, or ``config``, with keyword
-    ``overrides``) and returns its results. ``progress``: a tqdm bar over the
-    study's steps (default: on). Ctrl-C stops it and returns the variants
-    finished so far, with ``results["interrupted"]`` true."""
+    ``overrides``) and returns its results. ``progress``: tqdm bars, one over
+    the variants and one over the current variant's parts (default: on).
+    ``out``: a directory where each variant's raw games are written as soon
+    as it finishes (``raw/<variant>.json``); variants already there from a run
+    with the same options are reused, so an interrupted study resumes.
+    Ctrl-C stops the study and returns the variants finished so far, with
+    ``results["interrupted"]`` true."""
     cfg = config or StudyConfig()
     for k, val in overrides.items():
         if not hasattr(cfg, k):
             raise TypeError(f"unknown study option {k!r}")
         setattr(cfg, k, val)
     cfg.check()
-    steps = sum(2 + (v not in CONTROLS) for v in cfg.variants)
-    bar = None
-    if progress is None or progress:
+    out = None if out is None else Path(out)
+    show = progress is None or progress
+    outer = inner = None
+    if show:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=steps, unit="step", desc="study")
-
-    def tick(what: str) -> None:
-        if bar is not None:
-            bar.set_postfix_str(what)
-            if bar.n < steps:
-                bar.update(1)
+        outer = tqdm(total=len(cfg.variants), unit="variant", desc="study", position=0)
 
     t0 = time.perf_counter()
-    rows: list[dict[str, Any]] = []
-    data: dict[str, VariantData] = {}
+    raws: dict[str, dict[str, Any]] = {}
+    resumed: list[str] = []
     interrupted = False
     try:
         for v in cfg.variants:
-            row, d = _variant(v, cfg, tick)
-            rows.append(row)
-            data[v] = d
+            raw = load_raw(out, v, cfg)
+            if raw is not None:
+                resumed.append(v)
+            else:
+                if show:
+                    from tqdm.auto import tqdm
+
+                    inner = tqdm(
+                        total=len(steps_of(v, cfg)), unit="part", desc=v, position=1, leave=False
+                    )
+
+                def tick(what: str, bar: Any = inner) -> None:
+                    # A description starts a part; an empty one ends the last.
+                    if bar is not None:
+                        if what:
+                            bar.set_postfix_str(what[:60])
+                        else:
+                            bar.update(1)
+
+                raw = play_variant(v, cfg, tick)
+                tick("")
+                if inner is not None:
+                    inner.close()
+                    inner = None
+                if out is not None:
+                    save_raw(out, v, cfg, raw)
+            raws[v] = raw
+            if outer is not None:
+                outer.update(1)
     except KeyboardInterrupt:
         interrupted = True
     finally:
-        if bar is not None:
-            bar.close()
-    _add_p_equivalents(rows, cfg)
+        for bar in (inner, outer):
+            if bar is not None:
+                bar.close()
+    anchor = None
+    if cfg.anchor == "stockfish" and not interrupted:
+        anchor, interrupted = _anchor(cfg, raws, progress=show)
     results = {
+        "version": RESULTS_VERSION,
         "dicechess_version": __version__,
         "python": platform.python_version(),
         "numpy": np.__version__,
+        "seed": cfg.seed,
         "config": asdict(cfg),
-        "seconds": time.perf_counter() - t0,
-        "variants": rows,
+        "seconds_games": time.perf_counter() - t0,
+        "resumed": resumed,
         "interrupted": interrupted,
+        **_measure(raws, cfg, show),
     }
-    return Study(results, data)
+    results["seconds"] = time.perf_counter() - t0
+    if anchor is not None:
+        from .anchor import anchor_ladder
+
+        chess = results["variants"].get("chess")
+        results["anchor"] = anchor_ladder(anchor, chess["ladder"]) if chess else anchor
+    return Study(results, raws)
 
 
-def _mle_subset(wins: np.ndarray, draws: np.ndarray, names: list[str]) -> tuple[list[int], bool]:
-    """The agents whose ratings have a finite maximum-likelihood fit: while some
-    agent won or lost every game, the lowest-rated agent is left out (at least
-    two remain). Returns them and whether their fit's MLE exists."""
-    keep = list(range(len(names)))
-    while True:
-        sub = np.ix_(keep, keep)
-        fit = fit_ratings(wins[sub], draws[sub], names=[names[i] for i in keep])
-        if fit.mle_exists or len(keep) <= 2:
-            return keep, fit.mle_exists
-        keep.pop(int(np.argmin(fit.ratings)))
+def _measure(raws: dict[str, dict[str, Any]], cfg: StudyConfig, progress: bool) -> dict:
+    """Every measure, with a progress bar over the variants (the bootstrap
+    refits every ladder ``cfg.bootstrap`` times)."""
+    from .measures import measure
+
+    bar = None
+    if progress and raws:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(raws), unit="variant", desc="measures (bootstrap)")
+    try:
+        return measure(raws, cfg, tick=None if bar is None else lambda v: bar.update(1))
+    finally:
+        if bar is not None:
+            bar.close()
 
 
-def _add_p_equivalents(rows: Sequence[dict[str, Any]], cfg: StudyConfig) -> None:
-    """p-chess equivalents of every variant against the chess arena (same
-    agents). Agents with perfect records in the variant (infinite ratings) are
-    left out of both arenas, so the variant's spread is a real estimate;
-    chess's own ladder may be perfect (p-chess with p < 1 is not)."""
-    chess = next((r for r in rows if r["variant"] == "chess"), None)
-    if chess is None:
-        return
-    wc, dc = np.array(chess["arena"]["wins"]), np.array(chess["arena"]["draws"])
-    for r in rows:
-        if r["variant"] == "chess":
-            continue
-        wv, dv = np.array(r["arena"]["wins"]), np.array(r["arena"]["draws"])
-        keep, mle_exists = _mle_subset(wv, dv, r["arena"]["agents"])
-        sub = np.ix_(keep, keep)
-        pe = p_equivalent(
-            wv[sub],
-            dv[sub],
-            wc[sub],
-            dc[sub],
-            n_boot=cfg.bootstrap,
-            seed=part_seed(cfg.seed, r["variant"], "bootstrap"),
+def _anchor(
+    cfg: StudyConfig, raws: dict[str, dict[str, Any]], progress: bool
+) -> tuple[dict[str, Any], bool]:
+    """The Stockfish gauntlet of the top chess search rung (``{"skipped": why}``
+    when it cannot run), and whether Ctrl-C stopped it."""
+    from .anchor import LEVELS, gauntlet
+
+    if "chess" not in raws:
+        return {"skipped": "chess is not among the variants"}, False
+    spec = rung_specs("search", cfg.search_rungs)[-1]
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(LEVELS), unit="level", desc="chess anchor")
+
+    def tick(what: str) -> None:
+        if bar is not None:
+            bar.set_postfix_str(what[:60])
+            bar.update(1)
+
+    try:
+        return (
+            gauntlet(
+                spec,
+                cfg.anchor_games,
+                part_seed(cfg.seed, "chess", "anchor"),
+                cfg.opening_plies,
+                n_boot=cfg.bootstrap,
+                tick=tick,
+            ),
+            False,
         )
-        r["p_equivalent"] = {
-            **asdict(pe),
-            "agents": [r["arena"]["agents"][i] for i in keep],
-            "variant_mle_exists": bool(mle_exists),
-        }
+    except KeyboardInterrupt:
+        return {"skipped": "interrupted"}, True
+    finally:
+        if bar is not None:
+            bar.close()
