@@ -39,16 +39,16 @@ fn play_one(
     pair: u64,
     opening_plies: u32,
 ) -> GameRecord {
-    play_pair_game(proto, seats, seed, pair, opening_plies, &|_| {})
+    play_pair_game::<false>(proto, seats, seed, pair, opening_plies, &|_| {})
 }
 
 /// Plays one game of pair `pair` with `seats[p]` deciding for player `p`
 /// after `opening_plies` random decisions; `on_action` sees every action
-/// (decisions and rolls) in order (a no-op unless the game is recorded).
+/// (decisions and rolls) in order when `RECORD` (compiled out otherwise).
 /// The agents' generator is also the pair's (common random numbers for
 /// their tie-breaks too): with the same agent in both seats, both games of a
 /// pair are the same game.
-pub(crate) fn play_pair_game(
+pub(crate) fn play_pair_game<const RECORD: bool>(
     proto: &AnyGame,
     seats: [&AgentSpec; 2],
     seed: u64,
@@ -75,10 +75,16 @@ pub(crate) fn play_pair_game(
                 } else {
                     agents[p as usize & 1].select(g, rng)
                 };
-                on_action(g.layout().encode(m, g.position().turn()));
+                if RECORD {
+                    on_action(g.layout().encode(m, g.position().turn()));
+                }
                 m
             },
-            |_, _, o, _| on_action(o),
+            |_, _, o, _| {
+                if RECORD {
+                    on_action(o)
+                }
+            },
         );
         record(x, s.plies, s.chance_events)
     })

@@ -72,7 +72,7 @@ pub fn recorded_pairs(
     let one = |seats: [&AgentSpec; 2], pair: u64| {
         let actions = RefCell::new(Vec::new());
         let on_action = |x| actions.borrow_mut().push(x);
-        super::paired::play_pair_game(proto, seats, seed, pair, opening_plies, &on_action);
+        super::paired::play_pair_game::<true>(proto, seats, seed, pair, opening_plies, &on_action);
         actions.into_inner()
     };
     let run = || {
