@@ -160,6 +160,10 @@ rust-test:
 pytest: venv
 	$(VENV)/bin/pytest -m "not slow" -q $(PYTEST_ARGS)
 
+# Notebooks that need the torch-based RL libraries: run by `make test-rl`, not here.
+RL_NOTEBOOKS := notebooks/06_maskable_ppo.ipynb
+NBMAKE_ENV := JUPYTER_PATH=$(VENV_ABS)/share/jupyter JUPYTER_PREFER_ENV_PATH=1
+
 # Notebooks run top to bottom (nbmake), when there are any. They need the
 # extension: on a fresh clone (dicechess not importable yet) this builds it.
 # Their kernel ("python3") must be the venv's ipykernel, never a kernelspec in
@@ -169,8 +173,8 @@ notebooks: venv
 	@if compgen -G 'notebooks/*.ipynb' >/dev/null; then \
 	  $(VPY) -c 'import dicechess._core' 2>/dev/null || $(MAKE) develop; \
 	  echo "$(VENV)/bin/pytest --nbmake -q -p no:cacheprovider notebooks"; \
-	  JUPYTER_PATH=$(VENV_ABS)/share/jupyter JUPYTER_PREFER_ENV_PATH=1 \
-	    $(VENV)/bin/pytest --nbmake -q -p no:cacheprovider notebooks; \
+	  $(NBMAKE_ENV) $(VENV)/bin/pytest --nbmake -q -p no:cacheprovider notebooks \
+	    $(addprefix --ignore=,$(RL_NOTEBOOKS)); \
 	else echo "no notebooks to run"; fi
 
 # The order matters and is kept (.NOTPARALLEL): cheap checks first (lint,
@@ -186,9 +190,11 @@ test-slow: venv develop
 	$(VENV)/bin/pytest -m slow -q $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 # Stable-Baselines3 / sb3-contrib, RLlib and Tianshou on the envs
-# (tests/test_rl_libraries.py); a few minutes once the libraries are installed.
+# (tests/test_rl_libraries.py) and the RL notebooks (MaskablePPO's learning
+# curve); a few minutes once the libraries are installed.
 test-rl: venv-rl develop
 	$(VENV)/bin/pytest -m "not slow" -q tests/test_rl_libraries.py $(PYTEST_ARGS)
+	$(NBMAKE_ENV) $(VENV)/bin/pytest --nbmake -q -p no:cacheprovider $(RL_NOTEBOOKS)
 
 test-rl-slow: venv-rl develop
 	$(VENV)/bin/pytest -m slow -q tests/test_rl_libraries.py $(PYTEST_ARGS)
@@ -200,6 +206,7 @@ bench: venv develop
 	$(CARGO) bench $(CARGO_LOCKED) $(BENCH_ARGS) | tee target/bench-playouts.txt
 	$(VPY) benches/vegas_vs_python_chess.py --rust-bench-output target/bench-playouts.txt
 	$(VPY) benches/vecenv.py
+	$(VPY) benches/episode_loop.py
 	$(VPY) benches/ray_scaling.py
 
 # Long: about an hour with the defaults (STRENGTH_ARGS="--games 100" for the

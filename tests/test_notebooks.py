@@ -22,6 +22,7 @@ def test_notebooks_exist() -> None:
         "03_luck_vs_skill.ipynb",
         "04_rl_masked_policy.ipynb",
         "05_records_replay.ipynb",
+        "06_maskable_ppo.ipynb",
     ]
 
 

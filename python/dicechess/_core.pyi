@@ -27,12 +27,15 @@ __all__ = [
     "_recorded_playouts",
     "_random_playouts",
     "VecEnv",
+    "Episode",
+    "_episode_from_bytes",
     "AGENT_SPECS",
     "Agent",
     "_agent_spec",
     "_playouts",
     "_playouts_callable",
     "_paired_playouts",
+    "_recorded_pairs",
     "_roll_luck",
 ]
 
@@ -205,7 +208,8 @@ class VecEnv:
     ``(num_envs,)`` (player 0's, with an opponent) float32, the flags
     bool, current_player int8 (-4 at terminal states). Chance nodes and the
     opponent are resolved inside; episode ``k`` of env ``i`` uses
-    ``game_rng(seed, i * 2**32 + k)``. Autoreset: gymnasium ``NEXT_STEP`` (the
+    ``game_rng(seed + i, k)`` (the single env's episode ``k`` with seed
+    ``seed + i``: one episode loop, ``Episode``). Autoreset: gymnasium ``NEXT_STEP`` (the
     step after an episode ends ignores that env's action and starts a new
     episode, reward 0). ``num_envs`` is 1 to 65536. ``opponent``: None
     (self-play) or an agent spec (``AGENT_SPECS``: ``"random"``, ``"greedy"``,
@@ -257,6 +261,76 @@ class VecEnv:
     def closed(self) -> bool:
         """Whether ``close`` was called."""
     def __len__(self) -> int: ...
+
+@final
+class Episode:
+    """One episode of one game stepped in Rust: the one episode loop behind
+    ``dicechess.gym``, ``dicechess.pettingzoo`` and each env of ``VecEnv``.
+
+    ``agent_player``: 0, 1, ``"random"`` (drawn at each reset) or None
+    (self-play: every decision is the caller's). ``opponent``: an agent spec
+    played inside, or None (the other side's decisions are the caller's).
+    ``illegal_action``: ``"raise"`` or ``"lose"`` (the offender gets -1).
+    """
+
+    def __new__(
+        cls,
+        variant: str = "chess",
+        agent_player: int | str | None = None,
+        opponent: str | None = None,
+        illegal_action: str = "raise",
+        **options: Any,
+    ) -> Self: ...
+    def reset(self, seed: int, index: int = 0, options: dict[str, Any] | None = None) -> None:
+        """Starts episode ``index`` of ``seed`` (randomness from ``game_rng(seed, index)``)."""
+    def step(self, action: int) -> None:
+        """Plays the external decider's action, then chance and the built-in opponent."""
+    @property
+    def decider(self) -> int | None:
+        """The player who decides from outside now (None when over)."""
+    @property
+    def agent_player(self) -> int | None:
+        """The learner's player this episode (None in self-play)."""
+    @property
+    def over(self) -> bool: ...
+    @property
+    def terminated(self) -> bool: ...
+    @property
+    def truncated(self) -> bool: ...
+    @property
+    def termination(self) -> str | None:
+        """Why the episode ended (a termination name or ``"illegal_action"``)."""
+    def returns(self) -> tuple[float, float]:
+        """``(r0, r1)``, zeros until the end."""
+    @property
+    def illegal_action(self) -> int:
+        """The illegal action that ended the episode, or -1."""
+    @property
+    def rolls(self) -> list[int]:
+        """Chance outcomes since the learner's last decision."""
+    @property
+    def opponent_actions(self) -> list[int]:
+        """The opponent's decisions since the learner's last decision."""
+    @property
+    def history(self) -> list[int]:
+        """Every action of this episode."""
+    @property
+    def seed(self) -> int: ...
+    @property
+    def index(self) -> int:
+        """The episode's number within its seed."""
+    def status(self) -> tuple[str, int, str]:
+        """``(dice or "", plies, fen)``."""
+    @property
+    def num_actions(self) -> int: ...
+    def observation(self, player: int | None = None) -> npt.NDArray[np.float32]:
+        """The observation tensor from ``player``'s view (default: the learner's)."""
+    def mask(self, player: int | None = None) -> npt.NDArray[np.bool_]:
+        """The legal-action mask when ``player`` (any, for None) decides now."""
+    def state(self) -> State:
+        """A copy of the current game."""
+
+def _episode_from_bytes(data: bytes) -> Episode: ...
 
 #: Every valid agent spec form (for messages).
 AGENT_SPECS: str
@@ -346,6 +420,18 @@ def _paired_playouts(
     """Pairs ``start .. start+count`` of games on common dice, seats swapped,
     each opening with ``opening_plies`` random decisions (GIL released):
     ``{"a_first": arrays, "b_first": arrays}``."""
+
+def _recorded_pairs(
+    variant: str,
+    agents: tuple[str, str],
+    seed: int,
+    start: int,
+    count: int,
+    threads: int | None = None,
+    opening_plies: int = 0,
+    **options: Any,
+) -> list[list[list[int]]]:
+    """The actions of the games of ``_paired_playouts`` pairs: ``[A first, B first]`` per pair."""
 
 def _playouts_callable(
     variant: str,

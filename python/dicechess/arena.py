@@ -16,6 +16,7 @@ the second half agent ``j``.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from .records import check_save_path, save_arena
 from .sim import (
     DRAW,
     GAME_BYTES,
@@ -200,6 +202,7 @@ def arena(
     chunk_size: int = 256,
     backend: str = "local",
     ray_address: str | None = None,
+    save: str | os.PathLike[str] | None = None,
     **variant_options: Any,
 ) -> ArenaResult:
     """A round robin: every pair of ``agents`` plays ``games_per_pair`` games
@@ -209,6 +212,11 @@ def arena(
     ``progress``: a tqdm bar (default: when more than 2,000 games);
     Ctrl-C returns the chunks finished so far with ``interrupted=True``.
     ``backend="ray"`` runs the chunks as Ray tasks with identical results.
+    ``save``: also write every game's record (``dicechess.records``) to this
+    file, JSON Lines or PGN for a ``.pgn`` path, in the result's row order,
+    tagged ``Player0``/``Player1`` (agent names), ``Game`` (row) and ``Pair``;
+    the games are replayed with their actions recorded, so the results are
+    the same with or without it (built-in agents only).
     """
     if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence):
         raise TypeError("agents must be a list of agent specs or callables")
@@ -219,6 +227,10 @@ def arena(
         raise ValueError("games_per_pair must be at least 1")
     check_run_args(seed, threads, chunk_size)
     specs = [_check_agent(a) for a in agents]
+    if save is not None:
+        check_save_path(save)
+        if not all(isinstance(a, str) for a in specs):
+            raise ValueError("save= records games of built-in agents (spec strings) only")
     options = dict(_core.State(variant, **variant_options).options)
     k = len(specs)
     pairs = k * (k - 1) // 2
@@ -226,6 +238,7 @@ def arena(
     check_memory(pairs * n, pairs * (2 + 2 * (-(-n // chunk_size))), GAME_BYTES + 4)
     shards: list[Shard] = []
     seats: list[tuple[int, int]] = []
+    blocks: list[tuple[int, int, int, int, int]] = []  # for save=
     pair = 0
     for i in range(k):
         for j in range(i + 1, k):
@@ -243,13 +256,14 @@ def arena(
                 )
                 shards.extend(part)
                 seats.extend([(a, b)] * len(part))
+                blocks.append((pair, a, b, base + lo, hi - lo))
             pair += 1
     total = sum(s.count for s in shards)
     show = total > 2000 if progress is None else progress
     parts, interrupted = run_shards(shards, threads, show, f"{variant} arena", backend, ray_address)
     p0 = [np.full(s.count, seats[x][0], dtype=np.int16) for x, s in enumerate(shards[: len(parts)])]
     p1 = [np.full(s.count, seats[x][1], dtype=np.int16) for x, s in enumerate(shards[: len(parts)])]
-    return ArenaResult(
+    result = ArenaResult(
         variant=variant,
         seed=int(seed),
         options=options,
@@ -262,3 +276,6 @@ def arena(
         swap_colours=swap_colours,
         interrupted=interrupted,
     )
+    if save is not None:
+        save_arena(save, result, specs, blocks, threads, variant_options)
+    return result

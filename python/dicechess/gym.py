@@ -11,8 +11,10 @@ Importing this module registers ``dicechess/Chess-v0``, ``Cubic-v0``,
     obs, reward, terminated, truncated, info = env.step(int(obs["action_mask"].argmax()))
 
 The agent plays one side; the opponent (``"random"``, a callable
-``state -> action``, or an agent spec for ``dicechess.Agent``) plays the other
-and the dice are rolled with the env's seeded ``np_random``. The reward is
+``state -> action``, or an agent spec for ``dicechess.Agent``) plays the other;
+the dice, and a spec opponent's moves, are played in Rust by the episode loop
+the vector env runs too (``dicechess._core.Episode``), so for one seed the
+single env and the vector env play the same games. The reward is
 +1/-1/0 at the end of the game from the agent's side; ``truncated`` is set when
 the game stops at ``max_plies``; an illegal action ends the game as a loss
 (-1) unless ``illegal_action="raise"``. Observations are flat unless
@@ -235,51 +237,49 @@ class DiceChessEnv(gymnasium.Env):
         self._opponent_spec = opponent
         # validate the spec eagerly (callable, "random", or Agent spec)
         resolve_opponent(opponent, 0, self)
-        self._opponent: Callable[[State], int] | None = None
+        # A callable opponent decides from Python; specs play inside the episode.
+        self._callable = opponent if callable(opponent) else None
+        self._episode = _core.Episode(
+            variant,
+            agent_player=agent_player,
+            opponent=None if callable(opponent) else opponent,
+            illegal_action=illegal_action,
+            **options,
+        )
         self.num_actions = proto.num_actions()
         self.planes = proto.observation_planes()
         shape = proto.observation_tensor().shape
         self.observation_space = observation_space(shape, self.num_actions, self.obs_layout)
         self.action_space = LegalDiscrete(self.num_actions, self)
-        self.state = proto
         self.agent_player = 0 if agent_player == "random" else int(agent_player)
+        self._seed: int | None = None
+        self._index = 0
         self._done = True
         self._broken = False
-        self._rolls: list[int] = []
+
+    @property
+    def state(self) -> State:
+        """A copy of the current game state (history and options included)."""
+        return self._episode.state()
 
     # ---- helpers -------------------------------------------------------
 
     def _advance(self) -> list[int]:
-        """Plays chance and the opponent until the agent decides or the game
-        ends; returns the opponent's actions."""
-        played = []
-        s = self.state
-        while not s.is_terminal():
-            p = s.current_player()
-            if p == _core.CHANCE:
-                a = sample_chance(s, self.np_random)
-                self._rolls.append(a)
-                s.apply_action(a)
-            elif p == self.agent_player:
-                break
-            else:
-                assert self._opponent is not None
-                a = int(self._opponent(s.clone()))
-                legal = s.legal_actions()
-                if a not in legal:
-                    raise ValueError(
-                        f"the opponent chose action {a}, which is illegal here "
-                        f"({len(legal)} legal actions)"
-                    )
-                played.append(a)
-                s.apply_action(a)
-        return played
+        """Plays a callable opponent until the agent decides or the game ends
+        (chance and built-in opponents play inside the Rust episode);
+        returns the opponent's actions since the agent's last one."""
+        ep = self._episode
+        while self._callable is not None and ep.decider not in (None, self.agent_player):
+            ep.step(int(self._callable(ep.state())))  # ValueError if illegal
+        return ep.opponent_actions
 
-    def _advance_or_stop(self) -> list[int]:
-        """``_advance``; if the opponent (a callable) raises, or Ctrl-C stops
-        it, the episode is over: the error propagates and ``step`` refuses to
-        go on (the agent must never move for the opponent) until ``reset``."""
+    def _advance_or_stop(self, call: Callable[[], Any]) -> list[int]:
+        """``call()`` (a Rust step or reset), then ``_advance``; if the
+        opponent (a callable) raises, or Ctrl-C stops it, the episode is over:
+        the error propagates and ``step`` refuses to go on (the agent must
+        never move for the opponent) until ``reset``."""
         try:
+            call()
             return self._advance()
         except BaseException:
             self._done = True
@@ -287,59 +287,66 @@ class DiceChessEnv(gymnasium.Env):
             raise
 
     def _mask(self) -> np.ndarray:
-        s = self.state
-        if s.current_player() != self.agent_player:
-            return np.zeros(self.num_actions, dtype=np.int8)
-        return s.legal_actions_mask().astype(np.int8)
+        return self._episode.mask(self.agent_player).astype(np.int8)
 
     def _obs(self) -> dict[str, np.ndarray]:
         return {
-            "observation": to_layout(
-                self.state.observation_tensor(self.agent_player), self.obs_layout
-            ),
+            "observation": to_layout(self._episode.observation(self.agent_player), self.obs_layout),
             "action_mask": self._mask(),
         }
 
-    def _info(self, opponent_actions: list[int], illegal: int = -1) -> dict[str, Any]:
-        s = self.state
+    def _info(self, opponent_actions: list[int]) -> dict[str, Any]:
+        ep = self._episode
+        dice, plies, fen = ep.status()
+        rolls = ep.rolls
         return {
-            "termination": s.termination() or "",
-            "dice": s.dice or "",
-            "rolls": padded(self._rolls),
-            "num_rolls": len(self._rolls),
+            "termination": ep.termination or "",
+            "dice": dice,
+            "rolls": padded(rolls),
+            "num_rolls": len(rolls),
             "agent_player": self.agent_player,
             "opponent_actions": padded(opponent_actions),
             "num_opponent_actions": len(opponent_actions),
-            "illegal_action": illegal,
-            "plies": s.plies,
-            "fen": s.fen(),
+            "illegal_action": ep.illegal_action,
+            "plies": plies,
+            "fen": fen,
         }
 
     # ---- gymnasium API -------------------------------------------------
 
     def action_masks(self) -> np.ndarray:
         """Boolean legal-action mask (sb3-contrib ``MaskablePPO``)."""
-        return self._mask().astype(bool)
+        return self._episode.mask(self.agent_player)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """Starts a new game. ``options`` may override variant options for
-        this episode (e.g. ``{"fen": ...}``)."""
+        this episode (e.g. ``{"fen": ...}``).
+
+        Episode ``k`` after ``reset(seed=s)`` (``k = 0`` for that call, then
+        one more for each ``reset()`` without a seed) draws its dice, the
+        opponent's randomness and a ``"random"`` agent side from
+        ``game_rng(s, k)`` in Rust: the games of env ``i`` of the vector env
+        (``gymnasium.make_vec``) seeded ``s - i``. Without any seed, ``s`` is
+        drawn from ``np_random``."""
         super().reset(seed=seed)
-        opts = dict(self.options)
+        if seed is not None:
+            self._seed, self._index = int(seed), 0
+        elif self._seed is None:
+            self._seed, self._index = int(self.np_random.integers(2**63 - 1)), 0
+        else:
+            self._index += 1
+        opts = None
         if options:
+            opts = dict(self.options)
             opts.update(options)
-        self.state = State(self.variant, **opts)
-        if self._agent_player_opt == "random":
-            self.agent_player = int(self.np_random.integers(2))
-        opp_seed = int(self.np_random.integers(2**63 - 1))
-        self._opponent = resolve_opponent(self._opponent_spec, opp_seed, self)
-        self._rolls = []
         self._done = False
         self._broken = False
-        played = self._advance_or_stop()
-        if self.state.is_terminal():
+        ep, run_seed = self._episode, self._seed
+        played = self._advance_or_stop(lambda: ep.reset(run_seed, self._index, opts))
+        self.agent_player = int(ep.agent_player or 0)
+        if ep.over:
             self._done = True
         return self._obs(), self._info(played)
 
@@ -359,31 +366,18 @@ class DiceChessEnv(gymnasium.Env):
                 )
             raise RuntimeError("step() called after the episode ended; call reset() first")
         a = check_action(action)
-        legal = self.state.legal_actions()
-        if a not in legal and self.illegal_action == "lose":
-            self._done = True
-            info = self._info([], illegal=a)
-            info["termination"] = "illegal_action"
-            return self._obs(), ILLEGAL_ACTION_REWARD, True, False, info
-        if a not in legal:
+        ep = self._episode
+        if self.illegal_action == "raise" and not (0 <= a < self.num_actions and self._mask()[a]):
             raise ValueError(
                 f"illegal action {a} for player {self.agent_player}: "
-                f"{len(legal)} legal actions here (see obs['action_mask'])"
+                f"{int(self._mask().sum())} legal actions here (see obs['action_mask'])"
             )
-        self._rolls = []
-        self.state.apply_action(a)
-        played = self._advance_or_stop()
-        s = self.state
-        terminated = truncated = False
+        played = self._advance_or_stop(lambda: ep.step(a))
         reward = 0.0
-        if s.is_terminal():
+        if ep.over:
             self._done = True
-            if s.termination() in TRUNCATIONS:
-                truncated = True
-            else:
-                terminated = True
-            reward = float(s.returns()[self.agent_player])
-        return self._obs(), reward, terminated, truncated, self._info(played)
+            reward = float(ep.returns()[self.agent_player])
+        return self._obs(), reward, ep.terminated, ep.truncated, self._info(played)
 
     def render(self) -> Any:
         """``"ansi"``: the text diagram; ``"rgb_array"``: an image array."""

@@ -17,6 +17,7 @@ both games of a pair are the same game.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from .records import check_save_path, save_pairs
 from .sim import (
     GAME_ARRAYS,
     _check_agent,
@@ -119,6 +121,7 @@ def paired_games(
     backend: str = "local",
     ray_address: str | None = None,
     opening_plies: int = 0,
+    save: str | os.PathLike[str] | None = None,
     **variant_options: Any,
 ) -> PairedResult:
     """Play ``n_pairs`` pairs of games between agent specs A and B on common
@@ -133,7 +136,11 @@ def paired_games(
     it, nor on ``chunk_size`` or ``backend`` (``"ray"``: chunks as Ray tasks).
     ``progress``: a tqdm bar (default: for more than 2,000 pairs). Ctrl-C stops
     after the current chunk and returns the pairs finished so far with
-    ``interrupted=True``."""
+    ``interrupted=True``. ``save``: also write both games of every pair
+    (``dicechess.records``; JSON Lines, or PGN for a ``.pgn`` path), pair by
+    pair with A's game first, tagged ``Pair``, ``Player0Agent`` (``"A"`` or
+    ``"B"``), ``Player0``/``Player1``, ``AgentA``/``AgentB``; the games are
+    replayed with their actions recorded, so the results do not change."""
     n_pairs = check_count("n_pairs", n_pairs)
     if isinstance(opening_plies, bool) or not isinstance(opening_plies, (int, np.integer)):
         raise TypeError(f"opening_plies must be an int, got {type(opening_plies).__name__}")
@@ -145,6 +152,8 @@ def paired_games(
     specs = (_check_agent(agents[0]), _check_agent(agents[1]))
     if callable(specs[0]) or callable(specs[1]):
         raise TypeError("paired_games takes agent spec strings, not callables")
+    if save is not None:
+        check_save_path(save)
     options = dict(_core.State(variant, **variant_options).options)
     # Per pair: two games' arrays.
     check_memory(2 * n_pairs, -(-n_pairs // chunk_size))
@@ -158,7 +167,7 @@ def paired_games(
         half: {k: concat(parts, f"{half}_{k}", t) for k, t in GAME_ARRAYS.items()}
         for half in ("a_first", "b_first")
     }
-    return PairedResult(
+    result = PairedResult(
         variant=variant,
         seed=int(seed),
         agents=(agent_name(specs[0]), agent_name(specs[1])),
@@ -168,3 +177,6 @@ def paired_games(
         b_first=halves["b_first"],
         interrupted=interrupted,
     )
+    if save is not None:
+        save_pairs(save, result, (str(specs[0]), str(specs[1])), threads, variant_options)
+    return result

@@ -9,7 +9,8 @@
 
 Agents are ``player_0`` and ``player_1`` (players, not colours: in Random Move
 Number Chess the colours are drawn). Chance (dice) is resolved inside the env
-with its seeded RNG; a player who is not deciding sees an all-zero action mask.
+by the Rust episode loop the Gymnasium envs run too (``dicechess._core.Episode``,
+seeded as ``dicechess.gym``); a player who is not deciding sees an all-zero action mask.
 In Random Move Number Chess a turn has several moves, so the same agent can act
 several times in a row.
 
@@ -35,14 +36,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ._core import State
-from .gym import (
-    ILLEGAL_ACTION_MODES,
-    ILLEGAL_ACTION_REWARD,
-    TRUNCATIONS,
-    check_action,
-    sample_chance,
-)
+from ._core import Episode, State
+from .gym import ILLEGAL_ACTION_MODES, check_action
 from .rlspaces import check_obs_layout, observation_space, padded, to_layout
 
 __all__ = ["env", "raw_env"]
@@ -99,15 +94,20 @@ class raw_env(AECEnv):
         obs_space = observation_space(shape, self.num_actions, self.obs_layout)
         self.observation_spaces = {a: obs_space for a in AGENTS}
         self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in AGENTS}
-        self.state_ = proto
-        self._np_random = np.random.default_rng()
+        self._episode = Episode(variant, illegal_action=illegal_action, **options)
+        self._seed: int | None = None
+        self._index = 0
         self.rewards = {a: 0.0 for a in AGENTS}
         self._cumulative_rewards = {a: 0.0 for a in AGENTS}
         self.terminations = {a: False for a in AGENTS}
         self.truncations = {a: False for a in AGENTS}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
         self.agent_selection = AGENTS[0]
-        self._rolls: list[int] = []
+
+    @property
+    def state_(self) -> State:
+        """A copy of the current game state (history and options included)."""
+        return self._episode.state()
 
     def observation_space(self, agent: str) -> spaces.Space:
         """The observation space of ``agent`` (the same for both)."""
@@ -121,66 +121,59 @@ class raw_env(AECEnv):
         """``{"observation", "action_mask"}`` from ``agent``'s point of view;
         the mask is all zero unless ``agent`` is deciding."""
         p = self.agent_name_mapping[agent]
-        s = self.state_
-        if s.current_player() == p:
-            mask = s.legal_actions_mask().astype(np.int8)
-        else:
-            mask = np.zeros(self.num_actions, dtype=np.int8)
         return {
-            "observation": to_layout(s.observation_tensor(p), self.obs_layout),
-            "action_mask": mask,
+            "observation": to_layout(self._episode.observation(p), self.obs_layout),
+            "action_mask": self._episode.mask(p).astype(np.int8),
         }
 
-    def _resolve_chance(self) -> None:
-        s = self.state_
-        while s.is_chance_node():
-            a = sample_chance(s, self._np_random)
-            self._rolls.append(a)
-            s.apply_action(a)
-
     def _update_infos(self) -> None:
-        s = self.state_
+        ep = self._episode
+        dice, plies, _fen = ep.status()
+        rolls = ep.rolls
         for a in self.agents:
             self.infos[a] = {
-                "termination": s.termination() or "",
-                "dice": s.dice or "",
-                "rolls": padded(self._rolls),
-                "num_rolls": len(self._rolls),
-                "plies": s.plies,
+                "termination": ep.termination or "",
+                "dice": dice,
+                "rolls": padded(rolls),
+                "num_rolls": len(rolls),
+                "plies": plies,
             }
 
     def _select(self) -> None:
-        p = self.state_.current_player()
-        if p in (0, 1):
+        p = self._episode.decider
+        if p is not None:
             self.agent_selection = AGENTS[p]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Starts a new game; ``seed`` seeds the dice. ``options`` is accepted
-        for API compatibility and ignored, as in PettingZoo's classic envs
-        (variant options are given to ``env(variant, **options)``)."""
+        """Starts a new game; ``seed`` seeds the dice (episode ``k`` after
+        ``reset(seed=s)`` rolls from ``game_rng(s, k)``, as ``dicechess.gym``).
+        ``options`` is accepted for API compatibility and ignored, as in
+        PettingZoo's classic envs (variant options are given to
+        ``env(variant, **options)``)."""
         if seed is not None:
-            self._np_random = np.random.default_rng(seed)
-        self.state_ = State(self.variant, **self.options)
+            self._seed, self._index = int(seed), 0
+        elif self._seed is None:
+            self._seed, self._index = int(np.random.default_rng().integers(2**63 - 1)), 0
+        else:
+            self._index += 1
+        self._episode.reset(self._seed, self._index)
         self.agents = list(AGENTS)
         self.rewards = {a: 0.0 for a in AGENTS}
         self._cumulative_rewards = {a: 0.0 for a in AGENTS}
         self.terminations = {a: False for a in AGENTS}
         self.truncations = {a: False for a in AGENTS}
-        self._rolls = []
-        self._resolve_chance()
         self.agent_selection = AGENTS[0]
         self._select()
         self._finish_if_over()
         self._update_infos()
 
     def _finish_if_over(self) -> None:
-        s = self.state_
-        if s.is_terminal():
-            r = s.returns()
-            trunc = s.termination() in TRUNCATIONS
+        ep = self._episode
+        if ep.over:
+            r = ep.returns()
             for i, a in enumerate(AGENTS):
                 self.rewards[a] = float(r[i])
-                if trunc:
+                if ep.truncated:
                     self.truncations[a] = True
                 else:
                     self.terminations[a] = True
@@ -197,41 +190,27 @@ class raw_env(AECEnv):
             self._was_dead_step(action)
             return
         a = check_action(action)
-        s = self.state_
-        legal = s.legal_actions()
-        if a not in legal and self.illegal_action == "lose":
-            self._lose_by_illegal_action(agent)
-            return
-        if a not in legal:
-            raise ValueError(
-                f"illegal action {a} for {agent}: {len(legal)} legal actions here "
-                "(see the observation's action_mask)"
-            )
+        ep = self._episode
+        if self.illegal_action == "raise":
+            mask = ep.mask()
+            if not (0 <= a < self.num_actions and mask[a]):
+                raise ValueError(
+                    f"illegal action {a} for {agent}: {int(mask.sum())} legal actions here "
+                    "(see the observation's action_mask)"
+                )
         self._cumulative_rewards[agent] = 0.0
-        self._rolls = []
-        s.apply_action(a)
-        self._resolve_chance()
+        ep.step(a)  # an illegal action (illegal_action="lose") ends the episode
         for x in AGENTS:
             self.rewards[x] = 0.0
         self._finish_if_over()
-        if not s.is_terminal():
+        if not ep.over:
             self._select()
         self._update_infos()
         self._accumulate_rewards()
 
-    def _lose_by_illegal_action(self, agent: str) -> None:
-        self._cumulative_rewards[agent] = 0.0
-        for x in AGENTS:
-            self.rewards[x] = ILLEGAL_ACTION_REWARD if x == agent else 0.0
-            self.terminations[x] = True
-        self._update_infos()
-        for x in AGENTS:
-            self.infos[x]["termination"] = "illegal_action"
-        self._accumulate_rewards()
-
     def state(self) -> np.ndarray:
         """A global view: player 0's observation tensor."""
-        return self.state_.observation_tensor(0)
+        return self._episode.observation(0)
 
     def render(self) -> Any:
         """``"human"``: prints the text diagram (returns None); ``"ansi"``: the

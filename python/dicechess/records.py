@@ -30,6 +30,8 @@ __all__ = [
     "read_jsonl",
     "read_pgn",
     "record",
+    "save_arena",
+    "save_pairs",
     "save_playouts",
     "to_jsonl_line",
     "to_pgn",
@@ -165,6 +167,37 @@ def _write(chunks: Iterable[str], file: PathOrFile) -> int:
     return n
 
 
+def check_save_path(path: Any) -> None:
+    """Checks a ``save=`` path before a run (so a long run does not fail at
+    its end): a ``str`` or ``os.PathLike`` naming a file, not a directory,
+    in a directory that exists. TypeError or ValueError saying which."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"save must be a file path (str or os.PathLike), got {type(path).__name__}")
+    p = os.fspath(path)
+    if not p:
+        raise ValueError("save must be a file path, got an empty string")
+    if os.path.isdir(p):
+        raise ValueError(f"save={p!r} is a directory; give a file path (.jsonl or .pgn)")
+    parent = os.path.dirname(os.path.abspath(p))
+    if not os.path.isdir(parent):
+        raise ValueError(f"save={p!r}: the directory {parent!r} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise ValueError(f"save={p!r}: the directory {parent!r} is not writable")
+
+
+def write_records(games: Iterable[Record], path: PathOrFile) -> int:
+    """Writes games as PGN to a path ending in ``.pgn``, else as JSON Lines;
+    returns how many."""
+    if isinstance(path, (str, os.PathLike)) and os.fspath(path).lower().endswith(".pgn"):
+        return write_pgn(games, path)
+    return write_jsonl(games, path)
+
+
+def _batches(start: int, count: int, size: int = 4096) -> Iterator[tuple[int, int]]:
+    for lo in range(0, count, size):
+        yield start + lo, min(size, count - lo)
+
+
 def save_playouts(
     path: PathOrFile,
     result: Any,
@@ -173,7 +206,8 @@ def save_playouts(
     variant_options: dict[str, Any],
 ) -> int:
     """Writes the records of a ``playouts`` run (its games replayed in Rust
-    with their actions recorded) as JSON Lines; returns how many."""
+    with their actions recorded) as JSON Lines (PGN for a ``.pgn`` path);
+    returns how many."""
     n = len(result.winner)
     actions = _core._recorded_playouts(
         result.variant, specs, result.seed, 0, n, threads, **variant_options
@@ -189,4 +223,75 @@ def save_playouts(
         )  # fmt: skip
         for i, acts in enumerate(actions)
     )
-    return write_jsonl(games, path)
+    return write_records(games, path)
+
+
+def save_arena(
+    path: PathOrFile,
+    result: Any,
+    specs: list[Any],
+    blocks: list[tuple[int, int, int, int, int]],
+    threads: int | None,
+    variant_options: dict[str, Any],
+) -> int:
+    """Writes the games of an ``arena`` run, in its row order, each tagged
+    ``Player0``/``Player1`` (agent names), ``Game`` (the row) and ``Pair``
+    (the round robin's pair index). ``blocks``: ``(pair, agent of player 0,
+    agent of player 1, first game index, count)`` in row order; only the
+    ``result.games`` rows played are written (an interrupted run)."""
+
+    def games() -> Iterator[Record]:
+        row = 0
+        for pair, a, b, start, count in blocks:
+            count = min(count, result.games - row)
+            for lo, size in _batches(start, count):
+                actions = _core._recorded_playouts(
+                    result.variant, (specs[a], specs[b]), result.seed, lo, size, threads,
+                    **variant_options,
+                )  # fmt: skip
+                for acts in actions:
+                    tags = {
+                        "Player0": result.agents[a],
+                        "Player1": result.agents[b],
+                        "Game": str(row),
+                        "Pair": str(pair),
+                    }
+                    yield Record(result.variant, result.options, acts, tags, result.seed)
+                    row += 1
+
+    return write_records(games(), path)
+
+
+def save_pairs(
+    path: PathOrFile,
+    result: Any,
+    specs: tuple[str, str],
+    threads: int | None,
+    variant_options: dict[str, Any],
+) -> int:
+    """Writes the games of a ``paired_games`` run, pair by pair (the game
+    with A as player 0 first), each tagged ``Pair`` (its index),
+    ``Player0Agent`` (``"A"`` or ``"B"``), ``Player0``/``Player1`` (agent
+    names) and ``AgentA``/``AgentB``."""
+    a, b = result.agents
+
+    def games() -> Iterator[Record]:
+        for lo, size in _batches(0, len(result)):
+            pairs = _core._recorded_pairs(
+                result.variant, specs, result.seed, lo, size, threads,
+                opening_plies=result.opening_plies, **variant_options,
+            )  # fmt: skip
+            for k, pair in enumerate(pairs, start=lo):
+                for first, acts in zip("AB", pair):
+                    p0, p1 = (a, b) if first == "A" else (b, a)
+                    tags = {
+                        "Pair": str(k),
+                        "Player0Agent": first,
+                        "Player0": p0,
+                        "Player1": p1,
+                        "AgentA": a,
+                        "AgentB": b,
+                    }
+                    yield Record(result.variant, result.options, acts, tags, result.seed)
+
+    return write_records(games(), path)

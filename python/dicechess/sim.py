@@ -190,8 +190,8 @@ def playouts(
     returns the games finished so far with ``interrupted=True``.
     ``backend="ray"`` runs the chunks as Ray tasks (``ray_address``: an
     existing cluster; default: a local one) with identical results.
-    ``save``: also write every game's record to this JSON Lines file
-    (``dicechess.records``; the games are replayed with their actions
+    ``save``: also write every game's record to this JSON Lines file (PGN
+    for a ``.pgn`` path; ``dicechess.records``; the games are replayed with their actions
     recorded, so runs without ``save`` cost nothing extra; built-in agents only).
 
     >>> r = playouts("chess", 8, seed=1)
@@ -205,6 +205,10 @@ def playouts(
     specs = (_check_agent(agents[0]), _check_agent(agents[1]))
     if save is not None and not all(isinstance(a, str) for a in specs):
         raise ValueError("save= records games of built-in agents (spec strings) only")
+    if save is not None:
+        from .records import check_save_path
+
+        check_save_path(save)
     # Validates the variant and options before any work.
     options = dict(_core.State(variant, **variant_options).options)
     check_memory(n_games, -(-n_games // chunk_size))

@@ -13,8 +13,10 @@ than with ``"random"``. Autoreset follows gymnasium's
 its final observation, reward and ``terminated``/``truncated``; the next
 ``step`` ignores ``actions[i]`` and returns the first observation of the new
 episode with reward 0. Episode ``k`` of env ``i`` draws its randomness from
-``game_rng(seed, i * 2**32 + k)`` (``k`` counted from the last ``reset``), so
-results do not depend on the thread count.
+``game_rng(seed + i, k)`` (``k`` counted from the last ``reset``): env ``i``
+plays the games of the single env ``gymnasium.make(id)`` reset with seed
+``seed + i`` (both run one episode loop in Rust), and results do not depend
+on the thread count.
 
 Observations are the single env's (``dicechess/<Variant>-v0``) batched:
 ``{"observation": float32 (num_envs, *shape of obs_layout), "action_mask":

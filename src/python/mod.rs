@@ -17,6 +17,7 @@ use crate::variants::{
 };
 use crate::with_game;
 
+mod episode;
 mod paired;
 mod records;
 mod vecenv;
@@ -521,6 +522,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add_class::<PyState>()?;
     m.add_class::<vecenv::PyVecEnv>()?;
+    m.add_class::<episode::PyEpisode>()?;
+    m.add_function(wrap_pyfunction!(episode::_episode_from_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(variants, m)?)?;
     m.add_function(wrap_pyfunction!(num_actions, m)?)?;
     m.add_function(wrap_pyfunction!(observation_planes, m)?)?;

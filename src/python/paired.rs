@@ -5,6 +5,22 @@ use pyo3::types::PyDict;
 
 use super::agents::parse_spec;
 use super::{check_batch, check_threads, interrupt, new_game, records_to_dict};
+use crate::agents::AgentSpec;
+use crate::variants::AnyGame;
+
+/// The checked arguments of a pair run: the two agents' specs and the start.
+fn pair_run(
+    variant: &str,
+    agents: &(Bound<'_, PyAny>, Bound<'_, PyAny>),
+    count: u64,
+    threads: Option<usize>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<([AgentSpec; 2], AnyGame)> {
+    check_threads(threads)?;
+    check_batch(count.saturating_mul(2))?;
+    let specs = [parse_spec(&agents.0)?, parse_spec(&agents.1)?];
+    Ok((specs, new_game(variant, options)?))
+}
 
 /// Plays pairs `start .. start+count` of a run seeded with `seed` between
 /// agents A and B on common dice (game 0 of a pair: A is player 0; game 1:
@@ -25,10 +41,7 @@ fn _paired_playouts<'py>(
     opening_plies: u32,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    check_threads(threads)?;
-    check_batch(count.saturating_mul(2))?;
-    let specs = [parse_spec(&agents.0)?, parse_spec(&agents.1)?];
-    let proto = new_game(variant, options)?;
+    let (specs, proto) = pair_run(variant, &agents, count, threads, options)?;
     let pairs = interrupt::detach(py, || {
         crate::sim::paired::paired_playouts(
             &proto,
@@ -48,8 +61,40 @@ fn _paired_playouts<'py>(
     Ok(d)
 }
 
-/// Registers the function on the module.
+/// The actions of pairs `start .. start+count` of a `_paired_playouts` run
+/// (the same games, `[A first, B first]` per pair), for runs that save
+/// their games; the GIL released.
+#[pyfunction]
+#[pyo3(signature = (variant, agents, seed, start, count, threads = None, opening_plies = 0, **options))]
+#[allow(clippy::too_many_arguments)]
+fn _recorded_pairs<'py>(
+    py: Python<'py>,
+    variant: &str,
+    agents: (Bound<'py, PyAny>, Bound<'py, PyAny>),
+    seed: u64,
+    start: u64,
+    count: u64,
+    threads: Option<usize>,
+    opening_plies: u32,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Vec<[Vec<u32>; 2]>> {
+    let (specs, proto) = pair_run(variant, &agents, count, threads, options)?;
+    interrupt::detach(py, || {
+        crate::sim::recorded::recorded_pairs(
+            &proto,
+            &specs,
+            seed,
+            start,
+            count,
+            opening_plies,
+            threads,
+        )
+    })
+}
+
+/// Registers the functions on the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_paired_playouts, m)?)?;
+    m.add_function(wrap_pyfunction!(_recorded_pairs, m)?)?;
     Ok(())
 }

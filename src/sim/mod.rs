@@ -1,6 +1,7 @@
 //! Simulation: batched playouts, roll luck and the vectorised env, on a
 //! pool of threads. Playing one game is the [`crate::play`] layer below.
 
+pub mod episode;
 pub mod luck;
 pub mod paired;
 pub mod playouts;

@@ -15,7 +15,7 @@
 use super::playouts::{record, GameRecord};
 use crate::agents::{Agent, AgentSpec};
 use crate::play::{game_rng, play_out_with_dice, CommonDice};
-use crate::variants::AnyGame;
+use crate::variants::{Action, AnyGame, Game};
 use crate::with_game;
 use rayon::prelude::*;
 
@@ -32,17 +32,29 @@ fn opening_seed(seed: u64) -> u64 {
     seed ^ 0x0BE1_0BE1_0BE1_0BE1
 }
 
-/// Plays one game of pair `pair` with `seats[p]` deciding for player `p`
-/// after `opening_plies` random decisions.
-/// The agents' generator is also the pair's (common random numbers for
-/// their tie-breaks too): with the same agent in both seats, both games of a
-/// pair are the same game.
 fn play_one(
     proto: &AnyGame,
     seats: [&AgentSpec; 2],
     seed: u64,
     pair: u64,
     opening_plies: u32,
+) -> GameRecord {
+    play_pair_game::<false>(proto, seats, seed, pair, opening_plies, &|_| {})
+}
+
+/// Plays one game of pair `pair` with `seats[p]` deciding for player `p`
+/// after `opening_plies` random decisions; `on_action` sees every action
+/// (decisions and rolls) in order when `RECORD` (compiled out otherwise).
+/// The agents' generator is also the pair's (common random numbers for
+/// their tie-breaks too): with the same agent in both seats, both games of a
+/// pair are the same game.
+pub(crate) fn play_pair_game<const RECORD: bool>(
+    proto: &AnyGame,
+    seats: [&AgentSpec; 2],
+    seed: u64,
+    pair: u64,
+    opening_plies: u32,
+    on_action: &impl Fn(Action),
 ) -> GameRecord {
     let mut rng = game_rng(agent_seed(seed), pair);
     let mut opening_rng = game_rng(opening_seed(seed), pair);
@@ -58,13 +70,21 @@ fn play_one(
             &mut dice,
             |g, p, rng| {
                 decisions += 1;
-                if decisions <= opening_plies {
+                let m = if decisions <= opening_plies {
                     opening.select(g, &mut opening_rng)
                 } else {
                     agents[p as usize & 1].select(g, rng)
+                };
+                if RECORD {
+                    on_action(g.layout().encode(m, g.position().turn()));
+                }
+                m
+            },
+            |_, _, o, _| {
+                if RECORD {
+                    on_action(o)
                 }
             },
-            |_, _, _, _| {},
         );
         record(x, s.plies, s.chance_events)
     })

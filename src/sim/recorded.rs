@@ -56,6 +56,34 @@ pub fn recorded_games(
     super::on_threads(threads, run)
 }
 
+/// The actions of pairs `start .. start + count` of a
+/// [`super::paired::paired_playouts`] run (the same games: `[A as player 0,
+/// B as player 0]` per pair), for runs that save their games.
+pub fn recorded_pairs(
+    proto: &AnyGame,
+    agents: &[AgentSpec; 2],
+    seed: u64,
+    start: u64,
+    count: u64,
+    opening_plies: u32,
+    threads: Option<usize>,
+) -> Vec<[Vec<Action>; 2]> {
+    let [a, b] = agents;
+    let one = |seats: [&AgentSpec; 2], pair: u64| {
+        let actions = RefCell::new(Vec::new());
+        let on_action = |x| actions.borrow_mut().push(x);
+        super::paired::play_pair_game::<true>(proto, seats, seed, pair, opening_plies, &on_action);
+        actions.into_inner()
+    };
+    let run = || {
+        (start..start + count)
+            .into_par_iter()
+            .map(|k| [one([a, b], k), one([b, a], k)])
+            .collect()
+    };
+    super::on_threads(threads, run)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -77,6 +105,29 @@ mod tests {
                 assert_eq!(plies, game.plies, "{v}");
                 let term = with_game!(&x, y => y.termination()).map(|t| t.code());
                 assert_eq!(term.unwrap_or(u8::MAX), game.termination, "{v}");
+            }
+        }
+    }
+
+    #[test]
+    fn pair_records_replay_the_paired_games() {
+        let agents = [AgentSpec::Greedy, AgentSpec::Random];
+        for v in ["vegas", "fluky", "dice_chess"] {
+            let g = AnyGame::new(v, &Options::new()).unwrap();
+            let pairs = super::super::paired::paired_playouts(&g, &agents, 3, 2, 4, 3, Some(1));
+            let recs = recorded_pairs(&g, &agents, 3, 2, 4, 3, Some(2));
+            for (pair, acts) in pairs.iter().zip(&recs) {
+                for (game, acts) in pair.iter().zip(acts) {
+                    let mut x = g.clone();
+                    for &a in acts {
+                        with_game!(&mut x, y => api::apply_action(y, a)).unwrap();
+                    }
+                    assert_eq!(with_game!(&x, y => y.plies()), game.plies, "{v}");
+                    let term = with_game!(&x, y => y.termination()).map(|t| t.code());
+                    assert_eq!(term.unwrap_or(u8::MAX), game.termination, "{v}");
+                    let winner = with_game!(&x, y => y.winner()).map(|w| w as i8);
+                    assert_eq!(winner.unwrap_or(-1), game.winner.max(-1), "{v}");
+                }
             }
         }
     }

@@ -4,12 +4,14 @@
 //!
 //! # Randomness and resets
 //!
-//! Chance nodes (and the built-in opponent's moves) are resolved inside the
-//! environment with the generator of the current episode: episode `k`
-//! (counted from 0 since the last [`VecEnv::reset`]) of env `i` uses
-//! `game_rng(seed, i * 2^32 + k)`, advanced as the episode goes on. Results
-//! therefore depend only on `(seed, i, k)` and the actions, never on the
-//! thread count.
+//! Each env is one [`Episode`] (the episode loop the Gymnasium and
+//! PettingZoo envs run too). Chance nodes (and the built-in opponent's
+//! moves) are resolved inside with the generator of the current episode:
+//! episode `k` (counted from 0 since the last [`VecEnv::reset`]) of env `i`
+//! uses `game_rng(seed + i, k)` (wrapping add), advanced as the episode goes
+//! on: env `i` plays exactly the games of the single env reset with seed
+//! `seed + i` (Gymnasium's per-env seed convention). Results therefore
+//! depend only on `(seed + i, k)` and the actions, never on the thread count.
 //!
 //! # Autoreset
 //!
@@ -34,26 +36,15 @@
 //!   its randomness from the episode's generator; rewards have one column
 //!   (player 0's); observations are player 0's.
 
-use super::{game_rng, sample_outcome, GameRng};
-use crate::agents::{Agent, AgentSpec, Evaluate};
-use crate::board::{Move, MoveList};
-use crate::variants::{api, Action, AnyGame, Game, GameError, Node, Outcomes, Termination};
+use super::episode::{Episode, Side};
+use crate::agents::AgentSpec;
+use crate::board::Move;
+use crate::variants::{api, Action, AnyGame, Game, GameError, Node};
 use crate::with_game;
 use rayon::prelude::*;
 
 /// The largest `num_envs` accepted.
 pub const MAX_ENVS: usize = 1 << 16;
-
-struct Env {
-    game: AnyGame,
-    rng: GameRng,
-    episode: u64,
-    history: Vec<Action>,
-    needs_reset: bool,
-    /// The built-in opponent (None in self-play); boxed so that `Env`, walked
-    /// by every step, stays small.
-    agent: Option<Box<Agent>>,
-}
 
 /// Output buffers of one step, flat, env-major.
 pub struct Buffers<'a> {
@@ -90,7 +81,7 @@ pub struct VecEnv {
     proto: AnyGame,
     seed: u64,
     opponent: Option<AgentSpec>,
-    envs: Vec<Env>,
+    envs: Vec<Episode>,
     pool: Option<rayon::ThreadPool>,
     /// Step on the calling thread (see [`VecEnv::new`]).
     serial: bool,
@@ -142,16 +133,14 @@ impl VecEnv {
         };
         let (obs_shape, num_actions) =
             with_game!(&proto, g => (api::observation_shape(g), g.layout().num_actions()));
+        let side = if opponent.is_some() {
+            Side::Player(0)
+        } else {
+            Side::Both
+        };
         let envs = (0..num_envs)
-            .map(|_| Env {
-                game: proto.clone(),
-                rng: game_rng(seed, 0),
-                episode: u64::MAX,
-                history: Vec::new(),
-                needs_reset: true,
-                agent: opponent.clone().map(|s| Box::new(Agent::new(s))),
-            })
-            .collect();
+            .map(|_| Episode::new(proto.clone(), side, opponent.clone(), false))
+            .collect::<Result<_, _>>()?;
         let cheap_steps = matches!(opponent, None | Some(AgentSpec::Random));
         Ok(VecEnv {
             envs,
@@ -204,15 +193,15 @@ impl VecEnv {
     /// the opponent's and the caller's decisions), replayable through
     /// `State.apply_action`.
     pub fn history(&self, i: usize) -> Option<&[Action]> {
-        self.envs.get(i).map(|e| e.history.as_slice())
+        self.envs.get(i).map(|e| e.history())
     }
     /// The current episode number of env `i` (0 after [`VecEnv::reset`]).
     pub fn episode(&self, i: usize) -> Option<u64> {
-        self.envs.get(i).map(|e| e.episode)
+        self.envs.get(i).map(|e| e.index())
     }
     /// The game of env `i`.
     pub fn game(&self, i: usize) -> Option<&AnyGame> {
-        self.envs.get(i).map(|e| &e.game)
+        self.envs.get(i).map(|e| e.game())
     }
 
     /// Releases the thread pool, the opponents' search buffers and the
@@ -220,9 +209,7 @@ impl VecEnv {
     pub fn close(&mut self) {
         self.pool = None;
         for e in &mut self.envs {
-            e.agent = None;
-            e.history = Vec::new();
-            e.needs_reset = true;
+            e.drop_agent();
         }
     }
 
@@ -243,7 +230,7 @@ impl VecEnv {
 
     fn for_each_env<F>(&mut self, b: Buffers<'_>, moves: &[Option<Move>], f: F)
     where
-        F: Fn(usize, &mut Env, Option<Move>, Out<'_>) + Sync + Send,
+        F: Fn(usize, &mut Episode, Option<Move>, Out<'_>) + Sync + Send,
     {
         let rw = self.reward_width();
         let outs: Vec<Out<'_>> = b
@@ -303,14 +290,12 @@ impl VecEnv {
         if let Some(s) = seed {
             self.seed = s;
         }
-        for e in &mut self.envs {
-            e.needs_reset = true;
-            e.episode = u64::MAX; // the reset below makes it 0
-        }
+        let (proto, seed) = (&self.proto, self.seed);
         let none = vec![None; self.envs.len()];
-        let (proto, seed) = (self.proto.clone(), self.seed);
+        let proto = proto.clone();
         self.for_each_env(b, &none, |i, env, _, out| {
-            step_env(&proto, seed, i, env, None, out)
+            env.reset(&proto, seed.wrapping_add(i as u64), 0);
+            write_out(env, out);
         });
         Ok(())
     }
@@ -327,27 +312,13 @@ impl VecEnv {
                 actions.len()
             )));
         }
-        let check = |(i, env): (usize, &Env)| -> Result<Option<Move>, GameError> {
-            if env.needs_reset {
+        let check = |(i, env): (usize, &Episode)| -> Result<Option<Move>, GameError> {
+            if env.over() {
                 return Ok(None);
             }
-            let a = actions[i];
-            with_game!(&env.game, g => {
-                let mut ml = MoveList::new();
-                g.legal_moves(&mut ml);
-                let (layout, turn) = (g.layout(), g.position().turn());
-                let found = u32::try_from(a)
-                    .ok()
-                    .and_then(|a| ml.iter().copied().find(|&m| layout.encode(m, turn) == a));
-                found.map(Some).ok_or_else(|| {
-                    GameError::new(format!(
-                        "env {i}: action {a} is not legal; there are {} legal actions \
-                         (ids below {}; see the mask)",
-                        ml.len(),
-                        self.num_actions
-                    ))
-                })
-            })
+            env.check(actions[i])
+                .map(Some)
+                .map_err(|e| GameError::new(format!("env {i}: {}", e.0)))
         };
         let moves: Vec<Option<Move>> = if self.serial || n < 64 {
             self.envs
@@ -369,109 +340,40 @@ impl VecEnv {
                 None => run()?,
             }
         };
-        let (proto, seed) = (self.proto.clone(), self.seed);
-        self.for_each_env(b, &moves, |i, env, mv, out| {
-            step_env(&proto, seed, i, env, mv, out)
+        let proto = self.proto.clone();
+        self.for_each_env(b, &moves, |_, env, mv, out| {
+            match mv {
+                Some(m) => env.play_move(m),
+                // The episode ended on the previous step: the next one.
+                None => env.reset(&proto, env.seed(), env.index().wrapping_add(1)),
+            }
+            write_out(env, out);
         });
         Ok(())
     }
 }
 
-/// Resolves chance nodes (and the opponent's decisions) until the caller
-/// decides or the game is over.
-fn advance<G: Evaluate>(
-    g: &mut G,
-    rng: &mut GameRng,
-    mut agent: Option<&mut Agent>,
-    history: &mut Vec<Action>,
-) {
-    let mut outcomes = Outcomes::new();
-    loop {
-        if crate::interrupt::requested() {
-            return; // the binding then requires a reset
-        }
-        match g.node() {
-            Node::Chance => {
-                let o = sample_outcome(g, rng, &mut outcomes);
-                g.apply_outcome(o);
-                history.push(o);
-            }
-            Node::Decision(p) if p != 0 && agent.is_some() => {
-                // `Agent::select` for "random" makes exactly the draw the
-                // random opponent always made.
-                let m = agent
-                    .as_deref_mut()
-                    .map_or(Move::NULL, |a| a.select(g, rng));
-                history.push(g.layout().encode(m, g.position().turn()));
-                g.play(m);
-            }
-            _ => return,
-        }
-    }
-}
-
-fn step_env(proto: &AnyGame, seed: u64, i: usize, env: &mut Env, mv: Option<Move>, out: Out<'_>) {
-    let fresh = env.needs_reset;
-    if fresh {
-        env.episode = env.episode.wrapping_add(1);
-        env.game = proto.clone();
-        env.rng = game_rng(seed, ((i as u64) << 32).wrapping_add(env.episode));
-        env.history.clear();
-        env.needs_reset = false;
-    }
-    let Env {
-        game,
-        rng,
-        history,
-        agent,
-        ..
-    } = env;
-    let opp = agent.is_some();
-    let ended = with_game!(game, g => {
-        if let Some(m) = mv {
-            history.push(g.layout().encode(m, g.position().turn()));
-            g.play(m);
-        }
-        advance(g, rng, agent.as_deref_mut(), history);
-        write_out(g, opp, out)
-    });
-    env.needs_reset = ended;
-}
-
-/// Writes one env's outputs; returns whether the game is over.
-fn write_out<G: Game>(g: &G, opp: bool, out: Out<'_>) -> bool {
-    let node = g.node();
-    let view = match (opp, node) {
-        (false, Node::Decision(p)) => p,
-        _ => 0,
-    };
-    api::write_observation(g, view, out.obs);
-    // A full clear (`rep stosb`, no read of the old lines) measured faster
-    // than clearing only last step's entries plus a check that the caller
-    // wrote nothing else into the row.
-    out.mask.fill(false);
-    let mut ml = MoveList::new();
-    g.legal_moves(&mut ml);
-    let (layout, turn) = (g.layout(), g.position().turn());
-    for &m in ml.iter() {
-        if let Some(x) = out.mask.get_mut(layout.encode(m, turn) as usize) {
-            *x = true;
-        }
-    }
-    *out.player = match node {
+/// Writes one env's outputs.
+fn write_out(env: &Episode, out: Out<'_>) {
+    env.write_observation(env.view(), out.obs);
+    env.write_mask(None, out.mask);
+    *out.player = match env.node() {
         Node::Decision(p) => p as i8,
         Node::Chance => -1,
         Node::Terminal => -4,
     };
-    let ended = node == Node::Terminal;
-    let truncated = g.termination() == Some(Termination::MaxPlies);
-    *out.terminated = ended && !truncated;
+    let (over, truncated) = (env.over(), env.truncated());
+    *out.terminated = over && !truncated;
     *out.truncated = truncated;
-    let r = if ended { api::returns(g) } else { [0.0, 0.0] };
-    for (o, v) in out.rewards.iter_mut().zip(r) {
-        *o = v as f32;
+    let r = if over { env.returns() } else { [0.0; 2] };
+    match env.learner() {
+        Some(p) => out.rewards[0] = r[p as usize] as f32,
+        None => {
+            for (o, v) in out.rewards.iter_mut().zip(r) {
+                *o = v as f32;
+            }
+        }
     }
-    ended
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ mod cubic_checkers;
 mod dice_chess;
 mod dice_chess3;
 mod dice_play;
+mod episode;
 mod fluky;
 mod gardner;
 mod gardner_draw;

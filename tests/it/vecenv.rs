@@ -141,7 +141,7 @@ fn bad_input_changes_nothing() {
 
 /// Env `i`'s episode replayed on its own: the chance outcomes and the
 /// opponent's decisions must be exactly those a single game makes with the
-/// episode's generator `game_rng(seed, i * 2^32 + episode)` (for "random":
+/// episode's generator `game_rng(seed + i, episode)` (for "random":
 /// `random_move`, the draw the built-in random opponent always made).
 fn replay_with_own_opponent(v: &VecEnv, proto: &AnyGame, seed: u64, i: usize, spec: &AgentSpec) {
     use dicechess::agents::Agent;
@@ -149,7 +149,7 @@ fn replay_with_own_opponent(v: &VecEnv, proto: &AnyGame, seed: u64, i: usize, sp
     use dicechess::sim::{game_rng, random_move, sample_outcome};
     use dicechess::variants::{Game, Node, Outcomes};
     let ep = v.episode(i).unwrap();
-    let mut rng = game_rng(seed, ((i as u64) << 32) + ep);
+    let mut rng = game_rng(seed.wrapping_add(i as u64), ep);
     let mut agent = Agent::new(spec.clone());
     let mut g = proto.clone();
     for &x in v.history(i).unwrap() {
