@@ -149,7 +149,10 @@ def _interrupt(code: str) -> subprocess.CompletedProcess[str]:
     the call, and returns the finished process."""
     script = textwrap.dedent(
         f"""
-        import sys, numpy as np, dicechess as dc
+        import signal, sys, numpy as np, dicechess as dc
+        # Ctrl-C raises KeyboardInterrupt even when a launcher (a background
+        # job of a non-interactive shell) handed this process SIGINT ignored.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         print("started", flush=True)
         try:
             {code}
@@ -189,7 +192,9 @@ def test_interrupted_study_keeps_the_finished_variants(tmp_path: Path) -> None:
     # by then, and vegas's 100000 luck games never finish.
     script = textwrap.dedent(
         f"""
+        import signal
         import sys
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # as in _interrupt
         import dicechess.study.run as run
         original = run.roll_luck
         def announced(*a, **k):
