@@ -19,7 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from ..analysis.ladder import Estimate, Matchup, fit_ladder, p_equivalent_ladder
+from ..analysis._checks import confidence_z
+from ..analysis.ladder import Estimate, Matchup, _percentiles, fit_ladder, p_equivalent_ladder
 from ..analysis.luck_depth import fit_luck_depth
 from .config import HEADLINE_FAMILY, StudyConfig, part_seed
 
@@ -79,21 +80,25 @@ def _variance_reduction(fam: dict[str, Any]) -> float:
     return float(1 - paired / unpaired) if unpaired > 0 else math.nan
 
 
-def _white(fam: dict[str, Any], confidence: float = 0.95) -> list[dict[str, Any]]:
+def _pair_mean_estimate(w: np.ndarray) -> Estimate:
+    """The mean of per-pair scores ``w`` with a 95% normal interval over the
+    pairs (independent), clipped to [0, 1]."""
+    mean = float(w.mean())
+    half = confidence_z(0.95) * float(w.std(ddof=1)) / math.sqrt(len(w)) if len(w) > 1 else 1.0
+    return Estimate(mean, max(0.0, mean - half), min(1.0, mean + half))
+
+
+def _white(fam: dict[str, Any]) -> list[dict[str, Any]]:
     """White's mean score per matchup with a normal interval over pair means
     (colours are swapped within a pair, so the skill gap cancels)."""
-    z = 1.959963984540054 if confidence == 0.95 else _z(confidence)
     out = []
     for m in fam["matchups"]:
         w = np.asarray(m["white"], dtype=float).mean(axis=1)
-        mean = float(w.mean())
-        half = z * float(w.std(ddof=1)) / math.sqrt(len(w)) if len(w) > 1 else 1.0
-        est = Estimate(mean, max(0.0, mean - half), min(1.0, mean + half))
         out.append(
             {
                 "stronger": fam["rungs"][m["i"]],
                 "weaker": fam["rungs"][m["j"]],
-                "white_score": est.to_dict(),
+                "white_score": _pair_mean_estimate(w).to_dict(),
                 "games": int(w.size * 2),
             }
         )
@@ -104,15 +109,7 @@ def _white_pooled(fam: dict[str, Any]) -> dict[str, float]:
     """White's mean score over every game of the family, with a normal interval
     over pair means (pairs are independent across matchups)."""
     w = np.concatenate([np.asarray(m["white"], dtype=float).mean(axis=1) for m in fam["matchups"]])
-    mean = float(w.mean())
-    half = 1.959963984540054 * float(w.std(ddof=1)) / math.sqrt(len(w)) if len(w) > 1 else 1.0
-    return Estimate(mean, max(0.0, mean - half), min(1.0, mean + half)).to_dict()
-
-
-def _z(confidence: float) -> float:
-    from statistics import NormalDist
-
-    return NormalDist().inv_cdf(0.5 + confidence / 2)
+    return _pair_mean_estimate(w).to_dict()
 
 
 def _nan_estimate() -> dict[str, float]:
@@ -205,11 +202,9 @@ def luck_adjusted(luck: dict[str, Any], cfg: StudyConfig, seed: int) -> dict[str
     point = stats(np.arange(n))
     rng = np.random.default_rng(seed)
     boot = np.array([stats(rng.integers(0, n, n)) for _ in range(cfg.bootstrap)])
-    ests = []
-    for c in range(boot.shape[1]):
-        col = boot[:, c][np.isfinite(boot[:, c])]
-        lo, hi = np.quantile(col, [0.025, 0.975]) if len(col) else (math.nan, math.nan)
-        ests.append(Estimate(point[c], float(lo), float(hi)).to_dict())
+    ests = [
+        Estimate(point[c], *_percentiles(boot[:, c], 0.95)).to_dict() for c in range(boot.shape[1])
+    ]
     rolls = int(np.sum(luck["n_rolls"]))
     return {
         "agents": luck["agents"],

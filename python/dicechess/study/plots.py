@@ -36,6 +36,12 @@ def _save(fig: Any, path: Path) -> Path:
 _TICKS: dict[str, Any] = {"rotation": 30, "ha": "right", "fontsize": "small"}
 
 
+def _yerr(y: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> list[np.ndarray]:
+    """Error-bar lengths below and above ``y`` (0 where unknown; a bootstrap
+    percentile interval need not contain its point estimate, so never negative)."""
+    return [np.clip(np.nan_to_num(y - lo), 0, None), np.clip(np.nan_to_num(hi - y), 0, None)]
+
+
 def _style(v: str) -> dict[str, Any]:
     return {"ls": "--" if v in CONTROLS else "-", "marker": "o", "ms": 3}
 
@@ -91,10 +97,13 @@ def _estimates(ax: Any, rows: dict[str, Any], key: str, label: str, fams: list[s
         y = np.array([d["value"] for d in e], dtype=float)
         lo = np.array([d["low"] for d in e], dtype=float)
         hi = np.array([d["high"] for d in e], dtype=float)
-        # A bootstrap percentile interval need not contain the point estimate.
-        err = [np.clip(np.nan_to_num(y - lo), 0, None), np.clip(np.nan_to_num(hi - y), 0, None)]
         ax.errorbar(
-            x + (k - (len(fams) - 1) / 2) * width, y, yerr=err, fmt="o", capsize=3, label=fam
+            x + (k - (len(fams) - 1) / 2) * width,
+            y,
+            yerr=_yerr(y, lo, hi),
+            fmt="o",
+            capsize=3,
+            label=fam,
         )
     ax.set_xticks(x, list(rows), **_TICKS)
     ax.set_ylabel(label)
@@ -134,7 +143,7 @@ def luck_adjusted(study: Study, path: Path) -> Path | None:
         ax.errorbar(
             x + (k - 0.5) * 0.3,
             y,
-            yerr=[np.clip(np.nan_to_num(y - lo), 0, None), np.clip(np.nan_to_num(hi - y), 0, None)],
+            yerr=_yerr(y, lo, hi),
             fmt="o",
             capsize=3,
             label=label,
@@ -163,7 +172,7 @@ def colour_advantage(study: Study, path: Path) -> Path:
         ax.errorbar(
             x + (k - 0.5) * 0.3,
             t[:, 0],
-            yerr=[np.clip(t[:, 0] - t[:, 1], 0, None), np.clip(t[:, 2] - t[:, 0], 0, None)],
+            yerr=_yerr(t[:, 0], t[:, 1], t[:, 2]),
             fmt="o",
             capsize=3,
             label=label,
