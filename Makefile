@@ -180,7 +180,7 @@ notebooks: venv
 # The order matters and is kept (.NOTPARALLEL): cheap checks first (lint,
 # mypy on the package against its stubs, the docs site), then the Rust tests,
 # then the release builds: develop's (target/release) and the manylinux2014
-# wheel's (zig, target/x86_64-unknown-linux-gnu), which tests/test_wheel.py
+# wheel's (zig, target/x86_64-unknown-linux-gnu), which tests/project/test_wheel.py
 # installs into a fresh virtualenv. The sdist build is `make test-slow`'s.
 test: venv lint typecheck docs rust-test develop wheel pytest notebooks
 
@@ -190,14 +190,14 @@ test-slow: venv develop
 	$(VENV)/bin/pytest -m slow -q $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 # Stable-Baselines3 / sb3-contrib, RLlib and Tianshou on the envs
-# (tests/test_rl_libraries.py) and the RL notebooks (MaskablePPO's learning
+# (tests/rl/test_rl_libraries.py) and the RL notebooks (MaskablePPO's learning
 # curve); a few minutes once the libraries are installed.
 test-rl: venv-rl develop
-	$(VENV)/bin/pytest -m "not slow" -q tests/test_rl_libraries.py $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -m "not slow" -q tests/rl/test_rl_libraries.py $(PYTEST_ARGS)
 	$(NBMAKE_ENV) $(VENV)/bin/pytest --nbmake -q -p no:cacheprovider $(RL_NOTEBOOKS)
 
 test-rl-slow: venv-rl develop
-	$(VENV)/bin/pytest -m slow -q tests/test_rl_libraries.py $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -m slow -q tests/rl/test_rl_libraries.py $(PYTEST_ARGS)
 
 perft:
 	$(CARGO) test $(CARGO_LOCKED) $(CARGO_TEST_FLAGS) -- --ignored perft

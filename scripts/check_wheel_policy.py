@@ -7,7 +7,7 @@ needs nothing but musl's libc (musl's loader serves ``libc.so`` itself).
 
     python scripts/check_wheel_policy.py dist/dicechess-*.whl
 
-Used by `make wheel` and tests/test_wheel.py. Exits 1 with the reason on failure.
+Used by `make wheel` and tests/project/test_wheel.py. Exits 1 with the reason on failure.
 """
 
 from __future__ import annotations

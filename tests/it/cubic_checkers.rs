@@ -1,6 +1,6 @@
 //! Cubic Checkers (docs/rules.md §7): a hand-checked position for every clause, the
 //! FEN-style string and random-game invariants. The differential test against
-//! a plain-Python implementation is tests/test_diff_cubic_checkers.py.
+//! a plain-Python implementation is tests/rules/test_diff_cubic_checkers.py.
 
 use dicechess::board::MoveList;
 use dicechess::sim::{game_rng, random_move};

@@ -1,6 +1,6 @@
 //! Gardner minichess (docs/rules.md §8): hand-checked positions for every clause and
 //! random-game invariants. Perft against an independent generator is in
-//! tests/test_diff_gardner.py (tests/reference/gardner.py).
+//! tests/rules/test_diff_gardner.py (tests/reference/gardner.py).
 
 use dicechess::board::MoveList;
 use dicechess::sim::{game_rng, random_move};

@@ -2,7 +2,7 @@
 
 Written from docs/rules.md only, deliberately simple and slow.  They
 are the oracle the Rust engine is differentially tested against
-(tests/test_diff_*.py).  Every reference class exposes the same interface:
+(tests/rules/test_diff_*.py).  Every reference class exposes the same interface:
 
     node()              -> "chance" | "decision" | "terminal"
     current_player()    -> 0 / 1 at decision nodes

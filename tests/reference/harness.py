@@ -1,6 +1,6 @@
 """Differential test driver: plays the engine and a reference side by side.
 
-Used by tests/test_diff_*.py.  At every step it asserts the same node kind,
+Used by tests/rules/test_diff_*.py.  At every step it asserts the same node kind,
 current player, chance outcome names and probabilities (within 1e-12) and
 legal SAN sets, then applies the same choice to both.  At the end it
 asserts the same termination and returns.  Every failure message carries

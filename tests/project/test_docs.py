@@ -14,7 +14,7 @@ import dicechess.luck
 import dicechess.sim
 import dicechess.study
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _python_blocks(path: Path) -> list[str]:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from reference import harness  # noqa: E402
 from reference.dice_chess3 import DiceChess3Ref  # noqa: E402

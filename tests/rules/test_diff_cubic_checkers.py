@@ -12,7 +12,7 @@ import random
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import dicechess as dc  # noqa: E402
 from reference.cubic_checkers import START_FEN, CubicCheckersRef  # noqa: E402

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DIST = ROOT / "dist"
 CONSTRAINTS = ROOT / "requirements-dev.txt"
 SMOKE = ROOT / "scripts" / "smoke.py"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from reference.fluky import FlukyRef, king_square, make_move, piece_attacks  # noqa: E402
 from reference.harness import Setup, biased_move, run_games, sample_outcome  # noqa: E402

@@ -438,7 +438,7 @@ def test_docs_page_example_runs() -> None:
     import re
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parent.parent / "docs" / "analysis.md").read_text("utf-8")
+    text = (Path(__file__).resolve().parents[2] / "docs" / "analysis.md").read_text("utf-8")
     blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
     assert blocks
     for code in blocks:

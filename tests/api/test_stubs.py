@@ -10,7 +10,7 @@ import pytest
 import dicechess as dc
 from dicechess import _core
 
-ALLOWLIST = Path(__file__).parent / "data" / "stubtest_allowlist.txt"
+ALLOWLIST = Path(__file__).parents[1] / "data" / "stubtest_allowlist.txt"
 
 
 def test_stubtest():

@@ -16,7 +16,6 @@ import venv
 from pathlib import Path
 
 import pytest
-
 from test_wheel import CONSTRAINTS, ROOT, SMOKE, _run
 
 if sys.version_info >= (3, 11):

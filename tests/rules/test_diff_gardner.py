@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import dicechess as dc  # noqa: E402
 from reference.gardner import START_FEN, GardnerRef, parse_board, perft  # noqa: E402

@@ -449,7 +449,7 @@ def test_cli_argument_errors_are_one_line(argv: list[str]) -> None:
 
 def test_the_gym_extra_installs_what_rgb_rendering_needs() -> None:
     tomllib = pytest.importorskip("tomllib")
-    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
     extras = tomllib.loads(pyproject.read_text())["project"]["optional-dependencies"]
     assert any(dep.lower().startswith("pillow") for dep in extras["gym"])
     from dicechess import render
