@@ -31,6 +31,7 @@ from ._core import (
 from .arena import ArenaResult, arena
 from .luck import RollLuckResult, roll_luck
 from .paired import PairedResult, paired_games
+from .runner import RunOptions
 from .sim import PlayoutResult, playouts
 
 __all__ = [
@@ -55,6 +56,7 @@ __all__ = [
     "luck",
     "PairedResult",
     "paired_games",
+    "RunOptions",
 ]
 
 

@@ -26,22 +26,21 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from .records import check_save_path, save_arena
+from .records import save_arena
 from .sim import (
     DRAW,
     GAME_BYTES,
     AgentLike,
+    RunOptions,
     Shard,
     _check_agent,
     agent_name,
     check_count,
     check_memory,
-    check_run_args,
     chunked,
     count_results,
     game_arrays,
     player0_score,
-    run_shards,
 )
 
 #: Game indices of pair ``p`` start at ``p << PAIR_SHIFT``.
@@ -203,6 +202,7 @@ def arena(
     backend: str = "local",
     ray_address: str | None = None,
     save: str | os.PathLike[str] | None = None,
+    options: RunOptions | None = None,
     **variant_options: Any,
 ) -> ArenaResult:
     """A round robin: every pair of ``agents`` plays ``games_per_pair`` games
@@ -216,7 +216,9 @@ def arena(
     file, JSON Lines or PGN for a ``.pgn`` path, in the result's row order,
     tagged ``Player0``/``Player1`` (agent names), ``Game`` (row) and ``Pair``;
     the games are replayed with their actions recorded, so the results are
-    the same with or without it (built-in agents only).
+    the same with or without it (built-in agents only). ``options``: the
+    run-control arguments (seed, threads, progress, chunk_size, backend,
+    ray_address, save) at once as a :class:`dicechess.RunOptions`.
     """
     if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence):
         raise TypeError("agents must be a list of agent specs or callables")
@@ -225,13 +227,14 @@ def arena(
     n = check_count("games_per_pair", games_per_pair, 10**9)
     if n < 1:
         raise ValueError("games_per_pair must be at least 1")
-    check_run_args(seed, threads, chunk_size)
+    run = RunOptions.resolve(
+        "arena", options, 256, seed, threads, progress, chunk_size, backend, ray_address, save
+    )
+    seed, chunk_size = run.seed, run.chunk
     specs = [_check_agent(a) for a in agents]
-    if save is not None:
-        check_save_path(save)
-        if not all(isinstance(a, str) for a in specs):
-            raise ValueError("save= records games of built-in agents (spec strings) only")
-    options = dict(_core.State(variant, **variant_options).options)
+    if run.save is not None and not all(isinstance(a, str) for a in specs):
+        raise ValueError("save= records games of built-in agents (spec strings) only")
+    game_options = dict(_core.State(variant, **variant_options).options)
     k = len(specs)
     pairs = k * (k - 1) // 2
     # Per game also the two seat arrays (int16).
@@ -259,14 +262,13 @@ def arena(
                 blocks.append((pair, a, b, base + lo, hi - lo))
             pair += 1
     total = sum(s.count for s in shards)
-    show = total > 2000 if progress is None else progress
-    parts, interrupted = run_shards(shards, threads, show, f"{variant} arena", backend, ray_address)
+    parts, interrupted = run.run_shards(shards, run.show_progress(total, 2000), f"{variant} arena")
     p0 = [np.full(s.count, seats[x][0], dtype=np.int16) for x, s in enumerate(shards[: len(parts)])]
     p1 = [np.full(s.count, seats[x][1], dtype=np.int16) for x, s in enumerate(shards[: len(parts)])]
     result = ArenaResult(
         variant=variant,
         seed=int(seed),
-        options=options,
+        options=game_options,
         # Names as given (specs are validated, not rewritten to canonical form).
         agents=[a if isinstance(a, str) else agent_name(a) for a in agents],
         player0=np.concatenate(p0) if p0 else np.zeros(0, np.int16),
@@ -276,6 +278,6 @@ def arena(
         swap_colours=swap_colours,
         interrupted=interrupted,
     )
-    if save is not None:
-        save_arena(save, result, specs, blocks, threads, variant_options)
+    if run.save is not None:
+        save_arena(run.save, result, specs, blocks, run.threads, variant_options)
     return result

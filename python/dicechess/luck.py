@@ -20,14 +20,13 @@ from . import _core
 from .sim import (
     GAME_BYTES,
     PlayoutResult,
+    RunOptions,
     check_count,
     check_memory,
-    check_run_args,
     chunked,
     concat,
     player0_score,
     playout_result,
-    run_shards,
 )
 
 #: Per-roll arrays (``per_roll=True``), by the name of the core's array.
@@ -168,6 +167,7 @@ def roll_luck(
     backend: str = "local",
     ray_address: str | None = None,
     evaluator: str | None = None,
+    options: RunOptions | None = None,
     **variant_options: Any,
 ) -> RollLuckResult:
     """Play ``n_games`` games of ``variant`` between ``agents`` (player 0 first)
@@ -187,13 +187,17 @@ def roll_luck(
     the current chunk and returns the games finished so far with
     ``interrupted=True``. ``backend="ray"`` runs the chunks as Ray tasks
     (identical results). Variants without dice (chess, cubic) have no rolls.
+    ``options``: the run-control arguments (seed, threads, progress,
+    chunk_size, backend, ray_address) at once as a :class:`dicechess.RunOptions`.
 
     >>> r = roll_luck("vegas", 2, seed=1, max_plies=20)
     >>> len(r), r.luck_sum.dtype.name, bool((r.n_rolls > 0).all())
     (2, 'float64', True)
     """
     n_games = check_count("n_games", n_games)
-    check_run_args(seed, threads, chunk_size)
+    run = RunOptions.resolve(
+        "roll_luck", options, 64, seed, threads, progress, chunk_size, backend, ray_address
+    )
     if len(agents) != 2:
         raise ValueError(f"agents must give one spec per player, got {len(agents)}")
     specs = (_check_spec(agents[0]), _check_spec(agents[1]))
@@ -205,21 +209,19 @@ def roll_luck(
     _core._roll_luck(
         variant, specs, int(eval_depth), 0, 0, 0, None, False, evaluator, **variant_options
     )
-    options = dict(_core.State(variant, **variant_options).options)
+    game_options = dict(_core.State(variant, **variant_options).options)
     # Per game: the game arrays and four luck numbers (per-roll rows grow
     # with the games played, not up front).
-    check_memory(n_games, -(-n_games // chunk_size), GAME_BYTES + 28)
+    check_memory(n_games, -(-n_games // run.chunk), GAME_BYTES + 28)
     params: dict[str, Any] = {"eval_depth": int(eval_depth), "per_roll": bool(per_roll)}
     if evaluator is not None:
         params["evaluator"] = evaluator
     shards = chunked(
-        variant, specs, int(seed), 0, n_games, chunk_size, variant_options, "roll_luck", params
+        variant, specs, int(run.seed), 0, n_games, run.chunk, variant_options, "roll_luck", params
     )
-    show = n_games > 200 if progress is None else progress
-    parts, interrupted = run_shards(
-        shards, threads, show, f"{variant} roll luck", backend, ray_address
-    )
-    games = playout_result(variant, int(seed), options, parts, interrupted, specs)
+    show = run.show_progress(n_games, 200)
+    parts, interrupted = run.run_shards(shards, show, f"{variant} roll luck")
+    games = playout_result(variant, int(run.seed), game_options, parts, interrupted, specs)
     rolls = None
     if per_roll:
         rolls = {k[5:]: concat(parts, k, t) for k, t in _ROLL_ARRAYS.items()}

@@ -25,18 +25,17 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from .records import check_save_path, save_pairs
+from .records import save_pairs
 from .sim import (
     GAME_ARRAYS,
+    RunOptions,
     _check_agent,
     agent_name,
     check_count,
     check_memory,
-    check_run_args,
     chunked,
     concat,
     player0_score,
-    run_shards,
 )
 
 
@@ -122,6 +121,7 @@ def paired_games(
     ray_address: str | None = None,
     opening_plies: int = 0,
     save: str | os.PathLike[str] | None = None,
+    options: RunOptions | None = None,
     **variant_options: Any,
 ) -> PairedResult:
     """Play ``n_pairs`` pairs of games between agent specs A and B on common
@@ -140,43 +140,45 @@ def paired_games(
     (``dicechess.records``; JSON Lines, or PGN for a ``.pgn`` path), pair by
     pair with A's game first, tagged ``Pair``, ``Player0Agent`` (``"A"`` or
     ``"B"``), ``Player0``/``Player1``, ``AgentA``/``AgentB``; the games are
-    replayed with their actions recorded, so the results do not change."""
+    replayed with their actions recorded, so the results do not change.
+    ``options``: the run-control arguments (seed, threads, progress,
+    chunk_size, backend, ray_address, save) at once as a
+    :class:`dicechess.RunOptions`."""
     n_pairs = check_count("n_pairs", n_pairs)
     if isinstance(opening_plies, bool) or not isinstance(opening_plies, (int, np.integer)):
         raise TypeError(f"opening_plies must be an int, got {type(opening_plies).__name__}")
     if not 0 <= opening_plies <= 1000:
         raise ValueError(f"opening_plies must be between 0 and 1000, got {opening_plies}")
-    check_run_args(seed, threads, chunk_size)
+    given = (seed, threads, progress, chunk_size, backend, ray_address, save)
+    run = RunOptions.resolve("paired_games", options, 512, *given)
     if len(agents) != 2:
         raise ValueError(f"agents must give two specs (A and B), got {len(agents)}")
     specs = (_check_agent(agents[0]), _check_agent(agents[1]))
     if callable(specs[0]) or callable(specs[1]):
         raise TypeError("paired_games takes agent spec strings, not callables")
-    if save is not None:
-        check_save_path(save)
-    options = dict(_core.State(variant, **variant_options).options)
+    game_options = dict(_core.State(variant, **variant_options).options)
     # Per pair: two games' arrays.
-    check_memory(2 * n_pairs, -(-n_pairs // chunk_size))
+    check_memory(2 * n_pairs, -(-n_pairs // run.chunk))
     params = {"opening_plies": int(opening_plies)}
     shards = chunked(
-        variant, specs, int(seed), 0, n_pairs, chunk_size, variant_options, "paired", params
+        variant, specs, int(run.seed), 0, n_pairs, run.chunk, variant_options, "paired", params
     )
-    show = n_pairs > 2_000 if progress is None else progress
-    parts, interrupted = run_shards(shards, threads, show, f"{variant} pairs", backend, ray_address)
+    show = run.show_progress(n_pairs, 2_000)
+    parts, interrupted = run.run_shards(shards, show, f"{variant} pairs")
     halves = {
         half: {k: concat(parts, f"{half}_{k}", t) for k, t in GAME_ARRAYS.items()}
         for half in ("a_first", "b_first")
     }
     result = PairedResult(
         variant=variant,
-        seed=int(seed),
+        seed=int(run.seed),
         agents=(agent_name(specs[0]), agent_name(specs[1])),
-        options=options,
+        options=game_options,
         opening_plies=int(opening_plies),
         a_first=halves["a_first"],
         b_first=halves["b_first"],
         interrupted=interrupted,
     )
-    if save is not None:
-        save_pairs(save, result, (str(specs[0]), str(specs[1])), threads, variant_options)
+    if run.save is not None:
+        save_pairs(run.save, result, (str(specs[0]), str(specs[1])), run.threads, variant_options)
     return result

@@ -24,6 +24,7 @@ from .runner import (  # noqa: F401  (re-exported: sim.Shard, sim.TRUNCATED, ...
     GAME_ARRAYS,
     TRUNCATED,
     AgentLike,
+    RunOptions,
     Shard,
     agent_name,
     chunked,
@@ -47,27 +48,9 @@ def check_count(name: str, n: object, high: int = 10**10) -> int:
 
 
 def check_run_args(seed: object, threads: object, chunk_size: object) -> None:
-    """Validates the arguments every batched entry point shares."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
-    if threads is not None and (
-        isinstance(threads, bool)
-        or not isinstance(threads, (int, np.integer))
-        or not 1 <= threads <= _core.MAX_THREADS
-    ):
-        raise ValueError(
-            f"threads must be an int from 1 to {_core.MAX_THREADS} or None (all cores), "
-            f"got {threads!r}"
-        )
-    if (
-        isinstance(chunk_size, bool)
-        or not isinstance(chunk_size, (int, np.integer))
-        or not 1 <= chunk_size <= _core.MAX_BATCH
-    ):
-        raise ValueError(
-            f"chunk_size must be an int from 1 to {_core.MAX_BATCH} (games per call into "
-            f"Rust), got {chunk_size!r}"
-        )
+    """Validates the arguments every batched entry point shares (as
+    :class:`RunOptions` does)."""
+    RunOptions(seed=seed, threads=threads, chunk_size=chunk_size)  # type: ignore[arg-type]
 
 
 #: Bytes of the per-game arrays of one game (``GAME_ARRAYS``).
@@ -175,6 +158,7 @@ def playouts(
     backend: str = "local",
     ray_address: str | None = None,
     save: str | os.PathLike[str] | None = None,
+    options: RunOptions | None = None,
     **variant_options: Any,
 ) -> PlayoutResult:
     """Play ``n_games`` whole games of ``variant`` in Rust (GIL released).
@@ -193,42 +177,41 @@ def playouts(
     ``save``: also write every game's record to this JSON Lines file (PGN
     for a ``.pgn`` path; ``dicechess.records``; the games are replayed with their actions
     recorded, so runs without ``save`` cost nothing extra; built-in agents only).
+    ``options``: all of these run-control arguments at once, as a
+    :class:`dicechess.RunOptions` (then leave the keywords at their defaults).
 
     >>> r = playouts("chess", 8, seed=1)
     >>> len(r), r.winner.dtype.name
     (8, 'int8')
     """
     n_games = check_count("n_games", n_games)
-    check_run_args(seed, threads, chunk_size)
+    run = RunOptions.resolve(
+        "playouts", options, 4096, seed, threads, progress, chunk_size, backend, ray_address, save
+    )
     if len(agents) != 2:
         raise ValueError(f"agents must give one spec or callable per player, got {len(agents)}")
     specs = (_check_agent(agents[0]), _check_agent(agents[1]))
-    if save is not None and not all(isinstance(a, str) for a in specs):
+    if run.save is not None and not all(isinstance(a, str) for a in specs):
         raise ValueError("save= records games of built-in agents (spec strings) only")
-    if save is not None:
-        from .records import check_save_path
-
-        check_save_path(save)
     # Validates the variant and options before any work.
-    options = dict(_core.State(variant, **variant_options).options)
-    check_memory(n_games, -(-n_games // chunk_size))
-    shards = chunked(variant, specs, int(seed), 0, n_games, chunk_size, variant_options)
-    show = n_games > 20_000 if progress is None else progress
-    parts, interrupted = run_shards(
-        shards, threads, show, f"{variant} playouts", backend, ray_address
+    game_options = dict(_core.State(variant, **variant_options).options)
+    check_memory(n_games, -(-n_games // run.chunk))
+    shards = chunked(variant, specs, int(run.seed), 0, n_games, run.chunk, variant_options)
+    parts, interrupted = run.run_shards(
+        shards, run.show_progress(n_games, 20_000), f"{variant} playouts"
     )
     result = playout_result(
         variant,
-        int(seed),
-        options,
+        int(run.seed),
+        game_options,
         parts,
         interrupted,
         (agent_name(specs[0]), agent_name(specs[1])),
     )
-    if save is not None:
+    if run.save is not None:
         from .records import save_playouts
 
-        save_playouts(save, result, specs, threads, variant_options)
+        save_playouts(run.save, result, specs, run.threads, variant_options)
     return result
 
 

@@ -47,6 +47,7 @@ def test_study_docs_example_runs() -> None:
         sys.modules["dicechess.arena"],  # the module, not dc.arena the function
         dicechess.study,
         sys.modules["dicechess.paired"],
+        sys.modules["dicechess.runner.options"],
     ],
 )
 def test_doctests(module: object) -> None:
