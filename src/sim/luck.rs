@@ -26,7 +26,6 @@ use crate::play::GameRng;
 use crate::variants::{Action, AnyGame, Node, Outcomes};
 use crate::with_game;
 use rand::SeedableRng;
-use rayon::prelude::*;
 
 /// Luck totals of one game, for player 0.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -258,24 +257,15 @@ pub fn roll_luck(
     threads: Option<usize>,
     per_roll: bool,
 ) -> (Vec<GameLuck>, RollLuck) {
-    let token = crate::interrupt::current();
-    let run = || {
-        let per_game: Vec<(GameLuck, RollLuck)> = (0..count)
-            .into_par_iter()
-            .map(|k| {
-                crate::interrupt::within(token.as_ref(), || {
-                    let mut g = proto.clone();
-                    with_game!(&mut g, x => one_game(x, agents, valuer, seed, start + k, per_roll))
-                })
-            })
-            .collect();
-        let mut games = Vec::with_capacity(per_game.len());
-        let mut rolls = RollLuck::default();
-        for (gl, r) in per_game {
-            games.push(gl);
-            rolls.append(r);
-        }
-        (games, rolls)
-    };
-    super::on_threads(threads, run)
+    let per_game = super::par_map(threads, count, 1, |k| {
+        let mut g = proto.clone();
+        with_game!(&mut g, x => one_game(x, agents, valuer, seed, start + k, per_roll))
+    });
+    let mut games = Vec::with_capacity(per_game.len());
+    let mut rolls = RollLuck::default();
+    for (gl, r) in per_game {
+        games.push(gl);
+        rolls.append(r);
+    }
+    (games, rolls)
 }

@@ -18,7 +18,7 @@ pub use crate::play::{
 ///
 /// The calling thread keeps polling for interrupts meanwhile (see
 /// [`crate::interrupt::wait_polling`]); tasks must hand the token on with
-/// [`crate::interrupt::within`].
+/// [`crate::interrupt::within`] ([`par_map`] does).
 pub(crate) fn on_threads<R: Send>(threads: Option<usize>, run: impl FnOnce() -> R + Send) -> R {
     crate::interrupt::wait_polling(|| match threads {
         Some(t) => match rayon::ThreadPoolBuilder::new().num_threads(t).build() {
@@ -27,4 +27,39 @@ pub(crate) fn on_threads<R: Send>(threads: Option<usize>, run: impl FnOnce() -> 
         },
         None => run(),
     })
+}
+
+/// `[job(0), .., job(count - 1)]`, computed in parallel on `threads` threads
+/// as [`on_threads`] runs them (at least `min_len` items per rayon task),
+/// every item under the caller's interrupt token: the one batch loop of the
+/// playouts, paired games, recorded games and roll luck.
+pub(crate) fn par_map<R: Send>(
+    threads: Option<usize>,
+    count: u64,
+    min_len: usize,
+    job: impl Fn(u64) -> R + Sync + Send,
+) -> Vec<R> {
+    use rayon::prelude::*;
+    let token = crate::interrupt::current();
+    on_threads(threads, || {
+        (0..count as usize)
+            .into_par_iter()
+            .with_min_len(min_len)
+            .map(|k| crate::interrupt::within(token.as_ref(), || job(k as u64)))
+            .collect()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn par_map_keeps_the_order_for_any_thread_count() {
+        let want: Vec<u64> = (0..1000).map(|k| k * k).collect();
+        for threads in [None, Some(1), Some(2), Some(3)] {
+            for min_len in [1, 16] {
+                assert_eq!(super::par_map(threads, 1000, min_len, |k| k * k), want);
+            }
+        }
+        assert!(super::par_map(Some(2), 0, 1, |k| k).is_empty());
+    }
 }

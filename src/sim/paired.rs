@@ -17,7 +17,6 @@ use crate::agents::{Agent, AgentSpec};
 use crate::play::{game_rng, play_out_with_dice, CommonDice};
 use crate::variants::{Action, AnyGame, Game};
 use crate::with_game;
-use rayon::prelude::*;
 
 /// The two games of one pair: `[A as player 0, B as player 0]`.
 pub type PairRecord = [GameRecord; 2];
@@ -105,20 +104,11 @@ pub fn paired_playouts(
     threads: Option<usize>,
 ) -> Vec<PairRecord> {
     let [a, b] = agents;
-    let token = crate::interrupt::current();
-    let run = || {
-        (0..count)
-            .into_par_iter()
-            .map(|k| {
-                crate::interrupt::within(token.as_ref(), || {
-                    let pair = start + k;
-                    [
-                        play_one(proto, [a, b], seed, pair, opening_plies),
-                        play_one(proto, [b, a], seed, pair, opening_plies),
-                    ]
-                })
-            })
-            .collect()
-    };
-    super::on_threads(threads, run)
+    super::par_map(threads, count, 1, |k| {
+        let pair = start + k;
+        [
+            play_one(proto, [a, b], seed, pair, opening_plies),
+            play_one(proto, [b, a], seed, pair, opening_plies),
+        ]
+    })
 }

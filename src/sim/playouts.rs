@@ -6,7 +6,6 @@ use super::{game_rng, play_random_game};
 use crate::agents::{play_game, Agent, AgentSpec};
 use crate::variants::{AnyGame, Game, Player};
 use crate::with_game;
-use rayon::prelude::*;
 
 /// `winner` code for a draw.
 pub const DRAW: i8 = -1;
@@ -78,34 +77,24 @@ pub fn playouts(
     threads: Option<usize>,
 ) -> Vec<GameRecord> {
     let both_random = agents.iter().all(|a| *a == AgentSpec::Random);
-    let token = crate::interrupt::current();
-    let run = || {
-        (0..count as usize)
-            .into_par_iter()
-            .with_min_len(if both_random { 16 } else { 1 })
-            .map(|k| {
-                crate::interrupt::within(token.as_ref(), || {
-                    let mut rng = game_rng(seed, start + k as u64);
-                    let mut g = proto.clone();
-                    if both_random {
-                        // The allocation-free loop.
-                        with_game!(&mut g, x => {
-                            let s = play_random_game(x, &mut rng);
-                            record(x, s.plies, s.chance_events)
-                        })
-                    } else {
-                        let mut pair =
-                            [Agent::new(agents[0].clone()), Agent::new(agents[1].clone())];
-                        with_game!(&mut g, x => {
-                            let s = play_game(x, &mut pair, &mut rng);
-                            record(x, s.plies, s.chance_events)
-                        })
-                    }
-                })
+    let min_len = if both_random { 16 } else { 1 };
+    super::par_map(threads, count, min_len, |k| {
+        let mut rng = game_rng(seed, start + k);
+        let mut g = proto.clone();
+        if both_random {
+            // The allocation-free loop.
+            with_game!(&mut g, x => {
+                let s = play_random_game(x, &mut rng);
+                record(x, s.plies, s.chance_events)
             })
-            .collect()
-    };
-    super::on_threads(threads, run)
+        } else {
+            let mut pair = [Agent::new(agents[0].clone()), Agent::new(agents[1].clone())];
+            with_game!(&mut g, x => {
+                let s = play_game(x, &mut pair, &mut rng);
+                record(x, s.plies, s.chance_events)
+            })
+        }
+    })
 }
 
 #[cfg(test)]

@@ -5,8 +5,6 @@
 
 use std::cell::RefCell;
 
-use rayon::prelude::*;
-
 use crate::agents::{Agent, AgentSpec};
 use crate::play::{game_rng, play_out};
 use crate::variants::{Action, AnyGame, Game};
@@ -47,13 +45,9 @@ pub fn recorded_games(
     count: u64,
     threads: Option<usize>,
 ) -> Vec<Vec<Action>> {
-    let run = || {
-        (start..start + count)
-            .into_par_iter()
-            .map(|i| recorded_game(proto, agents, seed, i))
-            .collect()
-    };
-    super::on_threads(threads, run)
+    super::par_map(threads, count, 1, |k| {
+        recorded_game(proto, agents, seed, start + k)
+    })
 }
 
 /// The actions of pairs `start .. start + count` of a
@@ -75,13 +69,10 @@ pub fn recorded_pairs(
         super::paired::play_pair_game::<true>(proto, seats, seed, pair, opening_plies, &on_action);
         actions.into_inner()
     };
-    let run = || {
-        (start..start + count)
-            .into_par_iter()
-            .map(|k| [one([a, b], k), one([b, a], k)])
-            .collect()
-    };
-    super::on_threads(threads, run)
+    super::par_map(threads, count, 1, |k| {
+        let pair = start + k;
+        [one([a, b], pair), one([b, a], pair)]
+    })
 }
 
 #[cfg(test)]
