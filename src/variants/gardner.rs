@@ -5,12 +5,13 @@
 //! double step, so no en passant), no castling, promotion to Q, R, B or N.
 //! Checkmate wins, stalemate and threefold repetition draw; there is no
 //! 50-move and no insufficient-material rule; `max_plies` defaults to 400.
-//! The game is a draw with perfect play (Mhalla and Prost, 2013).
+//! The game is a draw with perfect play (Mhalla and Prost, 2013). The game
+//! itself is the shared orthodox one ([`super::orthodox`]).
 
+use super::orthodox::{NoMemo, Orthodox, OrthodoxRules};
 use super::*;
 use crate::board::{Geometry, PawnStyle, RoleSet};
-use crate::notation::fen::{parse_fen, write_fen, FenRules};
-use crate::notation::san;
+use crate::notation::fen::{parse_fen, FenRules};
 use serde::{Deserialize, Serialize};
 
 /// Gardner's setup.
@@ -24,12 +25,6 @@ pub const FEN_RULES: FenRules = FenRules {
     allow_opponent_in_check: false,
 };
 
-const LAYOUT: ActionLayout = ActionLayout {
-    geometry: Geometry::SMALL,
-    pass: false,
-    rotations: false,
-};
-
 /// A Gardner minichess game.
 ///
 /// ```
@@ -38,11 +33,28 @@ const LAYOUT: ActionLayout = ActionLayout {
 /// assert_eq!(g.node(), Node::Decision(0));
 /// assert_eq!(g.position().count_legal(), 7);
 /// ```
-#[derive(Clone, Serialize, Deserialize)]
-pub struct Gardner {
-    pos: Position,
-    progress: Progress,
+pub type Gardner = Orthodox<GardnerRules>;
+
+/// Gardner's rules: mate, stalemate, repetition and `max_plies` only
+/// ([`Endings::SMALL`]); the state also keeps the start FEN (an option).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GardnerRules {
     start_fen: String,
+}
+
+impl OrthodoxRules for GardnerRules {
+    const VARIANT: &'static str = "gardner";
+    const LAYOUT: ActionLayout = ActionLayout {
+        geometry: Geometry::SMALL,
+        pass: false,
+        rotations: false,
+    };
+    const ENDINGS: Endings = Endings::SMALL;
+    const NULL_MOVE: bool = false;
+    type Legal = NoMemo;
+    fn options(&self, out: &mut Options) {
+        out.insert("fen".into(), self.start_fen.clone().into());
+    }
 }
 
 impl Gardner {
@@ -63,58 +75,6 @@ impl Gardner {
                 "there is no castling in Gardner minichess; the castling field must be '-'".into(),
             ));
         }
-        let mut g = Gardner {
-            pos,
-            progress: Progress::new(max_plies),
-            start_fen,
-        };
-        g.progress.record(g.pos.repetition_key(), true);
-        g.update_result();
-        Ok(g)
-    }
-
-    /// Checkmate, stalemate, threefold repetition, `max_plies` (docs/rules.md §0 order).
-    fn update_result(&mut self) {
-        let pos = &self.pos;
-        self.progress.result =
-            orthodox_ending(pos, &self.progress, Endings::SMALL, || pos.has_legal_move())
-                .map(by_color_index);
-    }
-}
-
-impl Game for Gardner {
-    game_accessors!();
-    fn search_key(&self) -> u64 {
-        self.pos.hash()
-    }
-    fn variant(&self) -> &'static str {
-        "gardner"
-    }
-    fn legal_moves(&self, out: &mut MoveList) {
-        out.clear();
-        if self.progress.result.is_none() {
-            self.pos.legal_moves(out);
-        }
-    }
-    fn play(&mut self, mv: Move) {
-        self.pos.play(mv);
-        self.progress.plies += 1;
-        // Captures and pawn moves can never be undone.
-        let irreversible = self.pos.halfmove_clock() == 0;
-        self.progress
-            .record(self.pos.repetition_key(), irreversible);
-        self.update_result();
-    }
-    fn san(&self, mv: Move) -> String {
-        san::san(&self.pos, mv)
-    }
-    fn fen(&self) -> String {
-        write_fen(&self.pos)
-    }
-    fn options(&self) -> Options {
-        let mut o = Options::new();
-        o.insert("fen".into(), self.start_fen.clone().into());
-        o.insert("max_plies".into(), self.progress.max_plies.into());
-        o
+        Ok(Orthodox::start(pos, max_plies, GardnerRules { start_fen }))
     }
 }

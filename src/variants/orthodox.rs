@@ -1,0 +1,231 @@
+//! The one `Game` of the orthodox rule sets, over their board: chess on 8x8
+//! (docs/rules.md §1) and Gardner minichess on 5x5 (docs/rules.md §8) play
+//! the same moves, end the same way (only which endings apply differs,
+//! [`Endings`]) and differ otherwise only in their setup and options, which
+//! each variant's module keeps ([`OrthodoxRules`]).
+
+use super::*;
+use crate::board::moves::{write_leaper, write_pawn, write_targets};
+use crate::board::{Bitboard, MoveKind, MoveSink, RoleSet, Square};
+use crate::notation::fen::write_fen;
+use crate::notation::san;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+/// What one orthodox rule set adds to the shared game: its name, board
+/// layout, endings, and what its state keeps besides the position (a value
+/// of the implementing type, e.g. Gardner's start FEN).
+pub trait OrthodoxRules: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
+    /// The variant's name.
+    const VARIANT: &'static str;
+    /// The board and action layout.
+    const LAYOUT: ActionLayout;
+    /// Which orthodox endings apply.
+    const ENDINGS: Endings;
+    /// Whether the search may pass for the side to move (null-move pruning).
+    const NULL_MOVE: bool;
+    /// Where the legal moves the result update generates are kept, if at all.
+    type Legal: LegalMemo;
+    /// The variant's options besides `max_plies` (reported first).
+    fn options(&self, out: &mut Options);
+}
+
+/// An orthodox game: the position, the progress counters and the rule set's
+/// own state `R`.
+#[derive(Clone, Serialize, Deserialize)]
+// `OrthodoxRules` already asks for serde: no bounds to add.
+#[serde(bound = "")]
+pub struct Orthodox<R: OrthodoxRules> {
+    pos: Position,
+    progress: Progress,
+    rules: R,
+    /// Not game state: a cache, so not serialized (a deserialized game
+    /// simply generates again).
+    #[serde(skip)]
+    legal: R::Legal,
+}
+
+impl<R: OrthodoxRules> Orthodox<R> {
+    /// A game starting from `pos`, ending at `max_plies` at the latest.
+    pub(crate) fn start(pos: Position, max_plies: u32, rules: R) -> Self {
+        let mut g = Orthodox {
+            pos,
+            progress: Progress::new(max_plies),
+            rules,
+            legal: R::Legal::default(),
+        };
+        g.progress.record(g.pos.repetition_key(), true);
+        g.update_result();
+        g
+    }
+
+    /// Checkmate, stalemate, threefold repetition, and the rule set's other
+    /// endings, in docs/rules.md §0 order.
+    fn update_result(&mut self) {
+        let (pos, legal) = (&self.pos, &mut self.legal);
+        self.progress.result = orthodox_ending(pos, &self.progress, R::ENDINGS, || legal.fill(pos))
+            .map(by_color_index);
+    }
+}
+
+impl<R: OrthodoxRules> Game for Orthodox<R> {
+    fn progress(&self) -> &Progress {
+        &self.progress
+    }
+    fn position(&self) -> &Position {
+        &self.pos
+    }
+    fn layout(&self) -> ActionLayout {
+        R::LAYOUT
+    }
+    fn variant(&self) -> &'static str {
+        R::VARIANT
+    }
+    fn legal_moves(&self, out: &mut MoveList) {
+        out.clear();
+        if self.progress.result.is_none() {
+            self.legal.write(&self.pos, out);
+        }
+    }
+    fn play(&mut self, mv: Move) {
+        self.pos.play(mv);
+        self.progress.plies += 1;
+        // Captures and pawn moves can never be undone.
+        let irreversible = self.pos.halfmove_clock() == 0;
+        self.progress
+            .record(self.pos.repetition_key(), irreversible);
+        self.update_result();
+    }
+    fn san(&self, mv: Move) -> String {
+        san::san(&self.pos, mv)
+    }
+    fn fen(&self) -> String {
+        write_fen(&self.pos)
+    }
+    fn options(&self) -> Options {
+        let mut o = Options::new();
+        self.rules.options(&mut o);
+        o.insert("max_plies".into(), self.progress.max_plies.into());
+        o
+    }
+    fn search_key(&self) -> u64 {
+        self.pos.hash()
+    }
+    fn search_null(&self) -> Option<Self> {
+        if !R::NULL_MOVE || self.pos.is_check() {
+            return None;
+        }
+        let mut g = self.clone();
+        g.pos.play_null();
+        g.update_result();
+        Some(g)
+    }
+}
+
+/// Where a game keeps the legal moves of its current position between the
+/// result update (which needs to know whether there is any) and
+/// `legal_moves`.
+pub trait LegalMemo: Clone + Default + Send + Sync + 'static {
+    /// Looks at the legal moves of `pos` (keeping them if this memo does);
+    /// returns whether there is any.
+    fn fill(&mut self, pos: &Position) -> bool;
+    /// The legal moves of `pos`, the position of the last `fill`, into `out`.
+    fn write(&self, pos: &Position, out: &mut MoveList);
+}
+
+/// Keeps nothing: the result update only asks whether a move exists
+/// (Gardner: a small game copied often by the game-tree perft and the
+/// search, where a move list in the state would cost more than it saves).
+#[derive(Clone, Copy, Default)]
+pub struct NoMemo;
+
+impl LegalMemo for NoMemo {
+    #[inline(always)]
+    fn fill(&mut self, pos: &Position) -> bool {
+        pos.has_legal_move()
+    }
+    #[inline(always)]
+    fn write(&self, pos: &Position, out: &mut MoveList) {
+        pos.legal_moves(out);
+    }
+}
+
+/// Room in the cache. Positions of real games rarely have more than 60
+/// legal moves (218 at most); one with more than this is simply not cached
+/// (generated again). Kept small because a game is copied on every clone
+/// and chess sets the size of `AnyGame`.
+const CACHE_MOVES: usize = 128;
+
+/// The legal moves of the current position. `play` needs them anyway for
+/// the mate/stalemate test, so keeping them saves generating them a second
+/// time in `legal_moves` (random playouts call both every ply).
+#[derive(Clone)]
+pub struct LegalCache {
+    /// The list is complete and belongs to the current position.
+    valid: bool,
+    /// More moves than fit were generated (then `valid` is false).
+    overflow: bool,
+    len: usize,
+    moves: [Move; CACHE_MOVES],
+}
+
+impl Default for LegalCache {
+    fn default() -> Self {
+        LegalCache {
+            valid: false,
+            overflow: false,
+            len: 0,
+            moves: [Move::NULL; CACHE_MOVES],
+        }
+    }
+}
+
+impl MoveSink for LegalCache {
+    #[inline(always)]
+    fn add(&mut self, from: Square, to: Bitboard, kind: MoveKind) {
+        let r = write_targets(&mut self.moves, self.len, from, to, kind);
+        self.take(r);
+    }
+    #[inline(always)]
+    fn add_leaper(&mut self, from: Square, to: Bitboard, deltas: &[i8; 8]) {
+        let r = write_leaper(&mut self.moves, self.len, from, to, deltas);
+        self.take(r);
+    }
+    #[inline(always)]
+    fn add_pawn(&mut self, from: Square, fwd: u32, to: Bitboard, two: Bitboard) {
+        let r = write_pawn(&mut self.moves, self.len, from, fwd, to, two);
+        self.take(r);
+    }
+}
+
+impl LegalCache {
+    #[inline(always)]
+    fn take(&mut self, written: Result<usize, usize>) {
+        match written {
+            Ok(n) => self.len = n,
+            Err(n) => {
+                self.len = n;
+                self.overflow = true;
+            }
+        }
+    }
+}
+
+impl LegalMemo for LegalCache {
+    #[inline(always)]
+    fn fill(&mut self, pos: &Position) -> bool {
+        self.len = 0;
+        self.overflow = false;
+        pos.generate(RoleSet::ALL, self);
+        self.valid = !self.overflow;
+        self.len > 0 || self.overflow
+    }
+    #[inline(always)]
+    fn write(&self, pos: &Position, out: &mut MoveList) {
+        if self.valid {
+            out.set_from_prefix(&self.moves, self.len);
+        } else {
+            pos.legal_moves(out);
+        }
+    }
+}
