@@ -135,7 +135,8 @@ fn rmnc_multi_move_turn_keeps_the_sign() {
 // ---------------------------------------------------------------- exactness
 
 /// Plain expectimax with the engine's leaf rules and no pruning: the value
-/// for `pov` of `g` with `depth` decisions left.
+/// for `pov` of `g` with `depth` decisions left (chance nodes average in
+/// the evaluator's utility).
 fn brute<G: Evaluate>(
     ev: &mut Evaluator,
     g: &G,
@@ -157,10 +158,11 @@ fn brute<G: Evaluate>(
                 if p > 0.0 {
                     let mut c = g.clone();
                     c.apply_outcome(id);
-                    sum += p * brute(ev, &c, depth, pov, ply + 1, chain + 1);
+                    let v = brute(ev, &c, depth, pov, ply + 1, chain + 1);
+                    sum += p * ev.utility.utility(v);
                 }
             }
-            sum
+            ev.utility.centipawns(sum)
         }
         Node::Decision(p) => {
             if depth <= 0 {

@@ -68,7 +68,12 @@ impl Engine {
         chain: u32,
     ) -> f64 {
         let outcomes = self.outcomes(g);
-        // Per outcome: lower and upper bound of its value for `pov`.
+        // The expectation is taken in utility (see `utility.rs`): windows,
+        // bounds and sums below are utilities, children are searched and
+        // compared in centipawns.
+        let ut = self.eval.utility;
+        let (ua, ub) = (ut.utility(alpha), ut.utility(beta));
+        // Per outcome: lower and upper bound of its value for `pov` (cp).
         let mut bounds = vec![(LO, HI); outcomes.len()];
         if self.params.star2 && depth >= 1 && outcomes.len() > 1 {
             let (mut lo_sum, mut hi_sum) = (0.0, 0.0);
@@ -79,28 +84,38 @@ impl Engine {
                 if self.stopped {
                     return 0.0;
                 }
-                lo_sum += p * bounds[i].0;
-                hi_sum += p * bounds[i].1;
+                lo_sum += p * ut.utility(bounds[i].0);
+                hi_sum += p * ut.utility(bounds[i].1);
             }
-            if lo_sum >= beta {
-                return lo_sum;
+            if lo_sum >= ub {
+                return ut.centipawns(lo_sum);
             }
-            if hi_sum <= alpha {
-                return hi_sum;
+            if hi_sum <= ua {
+                return ut.centipawns(hi_sum);
             }
         }
+        let bound_u = |b: (f64, f64)| (ut.utility(b.0), ut.utility(b.1));
         // Bounds of the expectation over the outcomes after the current one.
-        let mut rest_lo: f64 = outcomes.iter().zip(&bounds).map(|(o, b)| o.1 * b.0).sum();
-        let mut rest_hi: f64 = outcomes.iter().zip(&bounds).map(|(o, b)| o.1 * b.1).sum();
+        let mut rest_lo: f64 = outcomes
+            .iter()
+            .zip(&bounds)
+            .map(|(o, b)| o.1 * bound_u(*b).0)
+            .sum();
+        let mut rest_hi: f64 = outcomes
+            .iter()
+            .zip(&bounds)
+            .map(|(o, b)| o.1 * bound_u(*b).1)
+            .sum();
         let mut sum = 0.0;
         for (i, &(id, p)) in outcomes.iter().enumerate() {
-            rest_lo -= p * bounds[i].0;
-            rest_hi -= p * bounds[i].1;
-            let a = (alpha - sum - rest_hi) / p;
-            let b = (beta - sum - rest_lo) / p;
+            let (lo, hi) = bounds[i];
+            let (lo_u, hi_u) = bound_u(bounds[i]);
+            rest_lo -= p * lo_u;
+            rest_hi -= p * hi_u;
+            let a = ut.centipawns((ua - sum - rest_hi) / p);
+            let b = ut.centipawns((ub - sum - rest_lo) / p);
             let mut child = g.clone();
             child.apply_outcome(id);
-            let (lo, hi) = bounds[i];
             let v = self.node(
                 &child,
                 depth,
@@ -113,15 +128,15 @@ impl Engine {
             if self.stopped {
                 return 0.0;
             }
-            sum += p * v;
+            sum += p * ut.utility(v);
             if v <= a {
-                return sum + rest_hi;
+                return ut.centipawns(sum + rest_hi);
             }
             if v >= b {
-                return sum + rest_lo;
+                return ut.centipawns(sum + rest_lo);
             }
         }
-        sum
+        ut.centipawns(sum)
     }
 
     /// Star2 probe of an outcome: its value for `pov` is bounded by the

@@ -8,6 +8,7 @@
 //! worth the average of its faces), see [`Evaluator::at_chance`].
 
 use super::super::eval::Evaluate;
+use super::utility::Utility;
 use crate::board::{Bitboard, Color, Position, Role};
 use crate::variants::{Node, Outcomes, Player};
 
@@ -149,6 +150,8 @@ pub struct Evaluator {
     squares: Option<SquareTable>,
     last: Option<(Position, u64, f64)>,
     outcomes: Outcomes,
+    /// How values are averaged at chance nodes.
+    pub utility: Utility,
 }
 
 impl Evaluator {
@@ -158,6 +161,7 @@ impl Evaluator {
             squares: None,
             last: None,
             outcomes: Outcomes::new(),
+            utility: Utility::new(super::params::DEFAULT_UTILITY_SCALE),
         }
     }
 
@@ -209,7 +213,8 @@ impl Evaluator {
     }
 
     /// The static value of a chance node for `pov`: the exact expectation
-    /// of the static values of its outcomes (`terminal` values the
+    /// (in utility, see [`Utility`]) of the static values of its outcomes
+    /// (`terminal` values the
     /// outcomes that end the game; outcomes that are chance nodes again
     /// are valued statically).
     pub fn at_chance<G: Evaluate>(
@@ -238,9 +243,9 @@ impl Evaluator {
             } else {
                 self.static_value(&child, pov)
             };
-            sum += p * v;
+            sum += p * self.utility.utility(v);
         }
         self.outcomes = o;
-        sum
+        self.utility.centipawns(sum)
     }
 }

@@ -24,13 +24,14 @@ mod ordering;
 pub mod params;
 mod qsearch;
 mod tt;
+pub mod utility;
 
 pub use budget::Poll;
 pub use params::{Params, QChance, KEYS};
 
 use super::eval::Evaluate;
 use crate::board::{Move, MoveList, Role};
-use crate::sim::GameRng;
+use crate::play::GameRng;
 use crate::variants::{Node, Player};
 use budget::Budget;
 use eval::{Evaluator, WEIGHTS};
@@ -124,11 +125,13 @@ impl Engine {
         let mut heur = Heuristics::new();
         heur.use_killers = params.killers;
         heur.use_history = params.history;
+        let mut eval = Evaluator::new(WEIGHTS);
+        eval.utility = utility::Utility::new(params.uscale);
         Engine {
             params,
             tt: None,
             heur,
-            eval: Evaluator::new(WEIGHTS),
+            eval,
             budget: Budget::new(None, None, None),
             nodes: 0,
             stopped: false,

@@ -20,10 +20,15 @@ pub const KEYS: &[&str] = &[
     "qsearch",
     "qchance",
     "sample",
+    "uscale",
 ];
 
 /// Deepest iteration (decisions).
 pub const MAX_DEPTH: u32 = 64;
+/// Centipawns per unit of utility at chance nodes (see `utility.rs`)
+/// unless the spec sets `uscale`.
+pub const DEFAULT_UTILITY_SCALE: f64 = 400.0;
+
 /// Node budget when the spec gives no budget at all.
 pub const DEFAULT_NODES: u64 = 20_000;
 
@@ -65,6 +70,9 @@ pub struct Params {
     /// At chance nodes with more outcomes, search this many sampled
     /// outcomes (with replacement, seeded by the state; 0 = always exact).
     pub sample: u32,
+    /// Centipawns per unit of utility when chance nodes average values
+    /// (0: average centipawns as they are).
+    pub uscale: f64,
 }
 
 impl Default for Params {
@@ -86,6 +94,7 @@ impl Default for Params {
             qsearch: true,
             qchance: QChance::Expect,
             sample: 0,
+            uscale: DEFAULT_UTILITY_SCALE,
         }
     }
 }
@@ -159,6 +168,14 @@ impl Params {
                     }
                 }
                 "sample" => p.sample = int(0, 1 << 16)? as u32,
+                "uscale" => {
+                    p.uscale = int(0, 1_000_000)? as f64;
+                    if p.uscale > 0.0 && p.uscale < 10.0 {
+                        return Err(format!(
+                            "uscale must be 0 (off) or from 10 to 1000000, got {v:?}"
+                        ));
+                    }
+                }
                 _ => return Err(format!("unknown parameter {k:?} for search")),
             }
         }
@@ -206,6 +223,9 @@ impl fmt::Display for Params {
         }
         if self.sample != d.sample {
             parts.push(format!("sample={}", self.sample));
+        }
+        if self.uscale != d.uscale {
+            parts.push(format!("uscale={}", self.uscale));
         }
         if parts.is_empty() {
             f.write_str("search")
