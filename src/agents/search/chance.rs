@@ -9,12 +9,17 @@
 //! bound for the other player), and these bounds replace the loose global
 //! bounds for the outcomes not searched yet.
 
-use super::{Engine, EPS, MATE};
+use super::tt::Bound;
+use super::{from_tt, to_tt, Engine, EPS, MATE};
 use crate::agents::eval::Evaluate;
 use crate::board::Move;
 use crate::variants::{Action, Node, Outcomes, Player};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Mixed into a chance node's key, so that its table entry can never be
+/// taken for a decision node's.
+const CHANCE_KEY: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// Bounds of every value.
 const LO: f64 = -MATE;
@@ -55,9 +60,77 @@ impl Engine {
     }
 
     /// The expectation for `pov` of the chance node `g` in `(alpha, beta)`
-    /// (fail-soft: a bound beyond the window when cut off).
+    /// (fail-soft: a bound beyond the window when cut off), through the
+    /// transposition table: after a roll the opponent's moves lead to the
+    /// same next roll whichever roll allowed them (a knight move under every
+    /// roll with a knight), so chance nodes recur within one search.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn chance<G: Evaluate>(
+        &mut self,
+        g: &G,
+        depth: i32,
+        alpha: f64,
+        beta: f64,
+        pov: Player,
+        ply: usize,
+        chain: u32,
+    ) -> f64 {
+        // Stored for player 0 (the other player's value is the negation).
+        let flip = pov != 0;
+        let table = self.tt.is_some() && self.params.chance_tt;
+        let key = if table {
+            g.search_key() ^ CHANCE_KEY
+        } else {
+            0
+        };
+        if let Some(h) = self
+            .tt
+            .as_ref()
+            .filter(|_| table)
+            .and_then(|t| t.probe(key))
+        {
+            if h.depth >= depth {
+                let v0 = from_tt(h.value, ply);
+                let (v, bound) = if flip {
+                    (-v0, h.bound.flipped())
+                } else {
+                    (v0, h.bound)
+                };
+                let cut = match bound {
+                    Bound::Exact => true,
+                    Bound::Lower => v >= beta,
+                    Bound::Upper => v <= alpha,
+                };
+                if cut {
+                    return v;
+                }
+            }
+        }
+        let v = self.chance_search(g, depth, alpha, beta, pov, ply, chain);
+        if self.stopped {
+            return v;
+        }
+        if let Some(t) = self.tt.as_mut().filter(|_| table) {
+            let bound = if v <= alpha {
+                Bound::Upper
+            } else if v >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            let (v0, bound) = if flip {
+                (-v, bound.flipped())
+            } else {
+                (v, bound)
+            };
+            t.store(key, depth, to_tt(v0, ply), bound, Move::NULL);
+        }
+        v
+    }
+
+    /// [`Engine::chance`] without the table.
+    #[allow(clippy::too_many_arguments)]
+    fn chance_search<G: Evaluate>(
         &mut self,
         g: &G,
         depth: i32,

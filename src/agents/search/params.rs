@@ -21,6 +21,7 @@ pub const KEYS: &[&str] = &[
     "qchance",
     "sample",
     "uscale",
+    "chance_tt",
 ];
 
 /// Deepest iteration (decisions).
@@ -73,6 +74,8 @@ pub struct Params {
     /// Centipawns per unit of utility when chance nodes average values
     /// (0: average centipawns as they are).
     pub uscale: f64,
+    /// Chance nodes in the transposition table too.
+    pub chance_tt: bool,
 }
 
 impl Default for Params {
@@ -95,6 +98,7 @@ impl Default for Params {
             qchance: QChance::Expect,
             sample: 0,
             uscale: DEFAULT_UTILITY_SCALE,
+            chance_tt: true,
         }
     }
 }
@@ -159,6 +163,7 @@ impl Params {
                 "check_ext" => p.check_ext = flag()?,
                 "killers" => p.killers = flag()?,
                 "history" => p.history = flag()?,
+                "chance_tt" => p.chance_tt = flag()?,
                 "qsearch" => p.qsearch = flag()?,
                 "qchance" => {
                     p.qchance = match v {
@@ -212,6 +217,7 @@ impl fmt::Display for Params {
             ("killers", self.killers, d.killers),
             ("history", self.history, d.history),
             ("qsearch", self.qsearch, d.qsearch),
+            ("chance_tt", self.chance_tt, d.chance_tt),
         ];
         for (k, v, dv) in flags {
             if v != dv {

@@ -17,6 +17,17 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// The bound of the negated value.
+    pub fn flipped(self) -> Bound {
+        match self {
+            Bound::Exact => Bound::Exact,
+            Bound::Lower => Bound::Upper,
+            Bound::Upper => Bound::Lower,
+        }
+    }
+}
+
 #[derive(Clone, Copy)]
 struct Entry {
     key: u64,
