@@ -1,8 +1,8 @@
 //! Orthodox chess (docs/rules.md §1): the zero-luck control and the perft reference.
 
+use super::legal_cache::LegalCache;
 use super::*;
-use crate::board::moves::{write_leaper, write_pawn, write_targets};
-use crate::board::{Bitboard, Geometry, MoveKind, MoveSink, RoleSet, Square};
+use crate::board::Geometry;
 use crate::notation::fen::{parse_fen, write_fen, FenRules};
 use crate::notation::san;
 use serde::{Deserialize, Serialize};
@@ -26,76 +26,6 @@ pub struct Chess {
     /// simply generates again).
     #[serde(skip)]
     legal: LegalCache,
-}
-
-/// Room in the cache. Positions of real games rarely have more than 60
-/// legal moves (218 at most); one with more than this is simply not cached
-/// (generated again). Kept small because `Chess` is copied on every clone
-/// and sets the size of `AnyGame`.
-const CACHE_MOVES: usize = 128;
-
-/// The legal moves of the current position. `play` needs them anyway for
-/// the mate/stalemate test, so keeping them saves generating them a second
-/// time in `legal_moves` (random playouts call both every ply).
-#[derive(Clone)]
-struct LegalCache {
-    /// The list is complete and belongs to the current position.
-    valid: bool,
-    /// More moves than fit were generated (then `valid` is false).
-    overflow: bool,
-    len: usize,
-    moves: [Move; CACHE_MOVES],
-}
-
-impl Default for LegalCache {
-    fn default() -> Self {
-        LegalCache {
-            valid: false,
-            overflow: false,
-            len: 0,
-            moves: [Move::NULL; CACHE_MOVES],
-        }
-    }
-}
-
-impl MoveSink for LegalCache {
-    #[inline(always)]
-    fn add(&mut self, from: Square, to: Bitboard, kind: MoveKind) {
-        let r = write_targets(&mut self.moves, self.len, from, to, kind);
-        self.take(r);
-    }
-    #[inline(always)]
-    fn add_leaper(&mut self, from: Square, to: Bitboard, deltas: &[i8; 8]) {
-        let r = write_leaper(&mut self.moves, self.len, from, to, deltas);
-        self.take(r);
-    }
-    #[inline(always)]
-    fn add_pawn(&mut self, from: Square, fwd: u32, to: Bitboard, two: Bitboard) {
-        let r = write_pawn(&mut self.moves, self.len, from, fwd, to, two);
-        self.take(r);
-    }
-}
-
-impl LegalCache {
-    #[inline(always)]
-    fn take(&mut self, written: Result<usize, usize>) {
-        match written {
-            Ok(n) => self.len = n,
-            Err(n) => {
-                self.len = n;
-                self.overflow = true;
-            }
-        }
-    }
-    /// Generates the legal moves of `pos`; returns whether there is any.
-    #[inline(always)]
-    fn fill(&mut self, pos: &Position) -> bool {
-        self.len = 0;
-        self.overflow = false;
-        pos.generate(RoleSet::ALL, self);
-        self.valid = !self.overflow;
-        self.len > 0 || self.overflow
-    }
 }
 
 const LAYOUT: ActionLayout = ActionLayout {
@@ -148,12 +78,8 @@ impl Game for Chess {
     }
     fn legal_moves(&self, out: &mut MoveList) {
         out.clear();
-        if self.progress.result.is_none() {
-            if self.legal.valid {
-                out.set_from_prefix(&self.legal.moves, self.legal.len);
-            } else {
-                self.pos.legal_moves(out);
-            }
+        if self.progress.result.is_none() && !self.legal.copy_to(out) {
+            self.pos.legal_moves(out);
         }
     }
     fn play(&mut self, mv: Move) {
