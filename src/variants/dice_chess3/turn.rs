@@ -4,11 +4,14 @@
 //! game). A king capture ends a turn, so a sequence through one counts the
 //! dice used up to it.
 //!
-//! [`max_usable`] computes the maximum once per turn; [`keeps_maximum`]
-//! tests one move. Most cases are settled by a cheap witness: moves of the
-//! remaining dice, taken from the current move list, that the moves before
-//! them cannot disturb (they touch none of the squares those change or
-//! cross); only the rest go through the exact search ([`can_use`]).
+//! [`max_and_legal`] computes the maximum once per roll together with the
+//! first decision's legal moves (one move generation for both; the game
+//! keeps the list); [`keep_legal`] filters a later decision's moves, and
+//! [`keeps_maximum`] tests one move. Most cases are settled by a cheap
+//! witness: moves of the remaining dice, taken from the current move list,
+//! that the moves before them cannot disturb (they touch none of the
+//! squares those change or cross); only the rest go through the exact
+//! search ([`can_use`]).
 
 use crate::board::attacks::between;
 use crate::board::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role, RoleSet};
