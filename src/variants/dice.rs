@@ -61,12 +61,42 @@ pub fn rolls(k: usize) -> Vec<Vec<u8>> {
 }
 
 /// The faces of roll `id` of `k` dice, ascending; unused slots are 6.
+/// Two and three dice read a table built at compile time: the decoding
+/// loops exit after a varying count, which mispredicts at every roll.
+#[inline]
 pub fn roll_faces(k: usize, id: Action) -> [u8; 3] {
+    const TWO: [[u8; 3]; 21] = roll_table::<21>(2);
+    const THREE: [[u8; 3]; 56] = roll_table::<56>(3);
+    let table: &[[u8; 3]] = match k {
+        2 => &TWO,
+        3 => &THREE,
+        _ => &[],
+    };
+    match table.get(id as usize) {
+        Some(&faces) => faces,
+        None => decode_roll(k, id as usize),
+    }
+}
+
+/// The faces of the `N` rolls of `k` dice, by id.
+const fn roll_table<const N: usize>(k: usize) -> [[u8; 3]; N] {
+    let mut t = [[6u8; 3]; N];
+    let mut id = 0;
+    while id < N {
+        t[id] = decode_roll(k, id);
+        id += 1;
+    }
+    t
+}
+
+/// Decodes roll `id` of `k` dice: each slot skips whole blocks of rolls
+/// whose face in that slot is smaller.
+const fn decode_roll(k: usize, id: usize) -> [u8; 3] {
     let mut out = [6u8; 3];
-    let mut left = id as usize;
+    let mut left = id;
     let mut lo = 0u8;
-    for (slot, o) in out.iter_mut().enumerate().take(k) {
-        // Skip whole blocks of rolls whose face in this slot is smaller.
+    let mut slot = 0;
+    while slot < k && slot < 3 {
         let rest = k - slot - 1;
         let mut f = lo;
         while f < 6 {
@@ -77,8 +107,10 @@ pub fn roll_faces(k: usize, id: Action) -> [u8; 3] {
             left -= block;
             f += 1;
         }
-        *o = f.min(5);
-        lo = f.min(5);
+        let f = if f < 5 { f } else { 5 };
+        out[slot] = f;
+        lo = f;
+        slot += 1;
     }
     out
 }

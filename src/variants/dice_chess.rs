@@ -43,6 +43,7 @@
 
 use super::dice::{self, FACE_NAMES};
 use super::king_capture::{add_king_captures, standing_check};
+use super::legal_cache::LegalCache;
 use super::*;
 use crate::board::{MoveKind, Role, RoleSet};
 use crate::notation::fen::{parse_fen, write_fen};
@@ -100,6 +101,10 @@ pub struct DiceChess {
     table: Outcomes,
     start_fen: String,
     progress: Progress,
+    /// The rolled player's legal moves, generated once by `apply_outcome`
+    /// (it must know whether there is any) for `legal_moves`.
+    #[serde(skip)]
+    legal: LegalCache,
 }
 
 impl DiceChess {
@@ -147,6 +152,7 @@ impl DiceChess {
             table,
             start_fen: fen,
             progress: Progress::new(max_plies),
+            legal: LegalCache::default(),
         };
         g.progress.record(g.pos.repetition_key(), true);
         if g.pos.fifty_moves() {
@@ -205,13 +211,18 @@ impl DiceChess {
         }
     }
 
-    /// Whether a roll allowing `roles` gives the side to move a move.
-    fn can_move(&self, roles: RoleSet) -> bool {
-        if self.pos.has_legal_move_of(roles) {
-            return true;
-        }
+    /// The moves a roll allowing `roles` gives the side to move.
+    fn moves_of(&self, roles: RoleSet, out: &mut MoveList) {
+        self.pos.legal_moves_of(roles, out);
+        self.extra_moves(roles, out);
+    }
+
+    /// Fills the cache with [`Self::moves_of`]; returns whether there is
+    /// any move.
+    fn fill_legal(&mut self, roles: RoleSet) -> bool {
         let mut ml = MoveList::new();
-        self.extra_moves(roles, &mut ml);
+        self.moves_of(roles, &mut ml);
+        self.legal.set(&ml);
         !ml.is_empty()
     }
 
@@ -284,9 +295,9 @@ impl Game for DiceChess {
     fn legal_moves(&self, out: &mut MoveList) {
         out.clear();
         if let (Phase::Rolled, Some(r)) = (self.phase, self.roll) {
-            let roles = Self::roll_roles(r);
-            self.pos.legal_moves_of(roles, out);
-            self.extra_moves(roles, out);
+            if !self.legal.copy_to(out) {
+                self.moves_of(Self::roll_roles(r), out);
+            }
         }
     }
     fn play(&mut self, mv: Move) {
@@ -333,7 +344,7 @@ impl Game for DiceChess {
     fn apply_outcome(&mut self, outcome: Action) {
         let f = dice::roll_faces(2, outcome);
         let r = [f[0], f[1]];
-        if self.can_move(Self::roll_roles(r)) {
+        if self.fill_legal(Self::roll_roles(r)) {
             self.roll = Some(r);
             self.phase = Phase::Rolled;
         } else {

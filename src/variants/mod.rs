@@ -36,6 +36,7 @@ pub mod fluky;
 pub mod gardner;
 pub mod identity;
 mod king_capture;
+mod legal_cache;
 pub mod orthodox;
 pub mod random_move_number;
 pub mod snapshot;

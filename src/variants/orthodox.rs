@@ -4,9 +4,8 @@
 //! [`Endings`]) and differ otherwise only in their setup and options, which
 //! each variant's module keeps ([`OrthodoxRules`]).
 
+pub use super::legal_cache::LegalCache;
 use super::*;
-use crate::board::moves::{write_leaper, write_pawn, write_targets};
-use crate::board::{Bitboard, MoveKind, MoveSink, RoleSet, Square};
 use crate::notation::fen::write_fen;
 use crate::notation::san;
 use serde::de::DeserializeOwned;
@@ -150,81 +149,14 @@ impl LegalMemo for NoMemo {
     }
 }
 
-/// Room in the cache. Positions of real games rarely have more than 60
-/// legal moves (218 at most); one with more than this is simply not cached
-/// (generated again). Kept small because a game is copied on every clone
-/// and chess sets the size of `AnyGame`.
-const CACHE_MOVES: usize = 128;
-
-/// The legal moves of the current position. `play` needs them anyway for
-/// the mate/stalemate test, so keeping them saves generating them a second
-/// time in `legal_moves` (random playouts call both every ply).
-#[derive(Clone)]
-pub struct LegalCache {
-    /// The list is complete and belongs to the current position.
-    valid: bool,
-    /// More moves than fit were generated (then `valid` is false).
-    overflow: bool,
-    len: usize,
-    moves: [Move; CACHE_MOVES],
-}
-
-impl Default for LegalCache {
-    fn default() -> Self {
-        LegalCache {
-            valid: false,
-            overflow: false,
-            len: 0,
-            moves: [Move::NULL; CACHE_MOVES],
-        }
-    }
-}
-
-impl MoveSink for LegalCache {
-    #[inline(always)]
-    fn add(&mut self, from: Square, to: Bitboard, kind: MoveKind) {
-        let r = write_targets(&mut self.moves, self.len, from, to, kind);
-        self.take(r);
-    }
-    #[inline(always)]
-    fn add_leaper(&mut self, from: Square, to: Bitboard, deltas: &[i8; 8]) {
-        let r = write_leaper(&mut self.moves, self.len, from, to, deltas);
-        self.take(r);
-    }
-    #[inline(always)]
-    fn add_pawn(&mut self, from: Square, fwd: u32, to: Bitboard, two: Bitboard) {
-        let r = write_pawn(&mut self.moves, self.len, from, fwd, to, two);
-        self.take(r);
-    }
-}
-
-impl LegalCache {
-    #[inline(always)]
-    fn take(&mut self, written: Result<usize, usize>) {
-        match written {
-            Ok(n) => self.len = n,
-            Err(n) => {
-                self.len = n;
-                self.overflow = true;
-            }
-        }
-    }
-}
-
 impl LegalMemo for LegalCache {
     #[inline(always)]
     fn fill(&mut self, pos: &Position) -> bool {
-        self.len = 0;
-        self.overflow = false;
-        pos.generate(RoleSet::ALL, self);
-        self.valid = !self.overflow;
-        self.len > 0 || self.overflow
+        LegalCache::fill(self, pos)
     }
     #[inline(always)]
     fn write(&self, pos: &Position, out: &mut MoveList) {
-        if self.valid {
-            out.set_from_prefix(&self.moves, self.len);
-        } else {
+        if !self.copy_to(out) {
             pos.legal_moves(out);
         }
     }

@@ -168,6 +168,27 @@ fn castling_keeps_its_attack_conditions() {
 }
 
 #[test]
+fn castling_can_free_a_piece_for_a_later_die() {
+    // Dice N, K, K: the knight on f2 is shut in by its own pieces, the rook
+    // on h1 among them. Castling (a king die) moves that rook, so all three
+    // dice can be used (O-O, Nh1, a king move), and castling is the only
+    // first move that keeps them all (after Kd2 or Kf1 the knight stays
+    // shut in).
+    let mut g = game("4k3/8/8/8/4P1P1/3P3P/4PN2/3QK2R w K - 0 1");
+    roll(&mut g, "NKK");
+    assert_eq!(sans(&g), ["O-O"]);
+    mv(&mut g, "O-O");
+    // Kh1 would shut the knight in again.
+    let s = sans(&g);
+    assert!(
+        s.contains(&"Nh1".to_string()) && s.contains(&"Kg2".to_string()),
+        "{s:?}"
+    );
+    assert!(!s.contains(&"Kh1".to_string()), "{s:?}");
+    assert_eq!(g.check_invariants(), Ok(()));
+}
+
+#[test]
 fn en_passant_only_first_and_only_against_the_last_move() {
     let ep = "4k3/8/8/3pP3/8/8/8/4K1N1 w - d6 0 1";
     let mut g = game(ep);

@@ -88,15 +88,15 @@ impl JumpBoard {
             let back = 3 - d;
             let jumpable = targets & step(empty, back);
             // Empty squares from which `d` runs over empty squares into a
-            // jumpable cube.
+            // jumpable cube: an occluded fill (Kogge-Stone: runs of 1, 2, 4
+            // squares), branch-free where a loop until nothing changes
+            // mispredicts its varying exit.
             let mut run = step(jumpable, back) & empty;
-            loop {
-                let more = run | step(run, back) & empty;
-                if more == run {
-                    break;
-                }
-                run = more;
-            }
+            let mut pass = empty & step(empty, back);
+            run |= step(run, back) & empty;
+            run |= step(step(run, back), back) & pass;
+            pass &= step(step(pass, back), back);
+            run |= step(step(step(step(run, back), back), back), back) & pass;
             out |= step(jumpable | run, back);
         }
         movers & Bitboard(out)
@@ -121,9 +121,8 @@ fn step(b: u64, d: usize) -> u64 {
 /// diagonal.
 pub fn add_plain(movers: Bitboard, occ: Bitboard, out: &mut MoveList) {
     for from in movers {
-        for to in bishop_attacks(from, occ) & !occ {
-            out.push(Move::new(from, to, MoveKind::Normal));
-        }
+        // Branch-free writes (a loop over the targets mispredicts its exit).
+        out.push_targets(from, bishop_attacks(from, occ) & !occ, MoveKind::Normal);
     }
 }
 

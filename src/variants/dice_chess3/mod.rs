@@ -40,6 +40,7 @@
 mod turn;
 
 use super::dice::{self, FACE_NAMES};
+use super::legal_cache::LegalCache;
 use super::*;
 use crate::board::attacks::pawn_attacks;
 use crate::board::zobrist;
@@ -105,6 +106,11 @@ pub struct DiceChess3 {
     table: Outcomes,
     start_fen: String,
     progress: Progress,
+    /// The first decision's legal moves, found by `apply_outcome` with the
+    /// turn's maximum (they share one move generation); later decisions of
+    /// the turn generate theirs.
+    #[serde(skip)]
+    legal: LegalCache,
 }
 
 impl DiceChess3 {
@@ -127,6 +133,7 @@ impl DiceChess3 {
             table: dice::outcome_table(3, &[1; 6]),
             start_fen: fen.clone(),
             progress: Progress::new(max_plies),
+            legal: LegalCache::default(),
         };
         g.read_turn_state(&rest)?;
         g.progress.record(g.repetition_key(), true);
@@ -344,18 +351,17 @@ impl Game for DiceChess3 {
         if self.phase != Phase::Moving {
             return;
         }
-        self.pos.pseudo_moves_of(turn::roles_left(&self.left), out);
-        if self.need <= 1 {
-            return; // every move uses one die and nothing more is possible
+        if self.legal.copy_to(out) {
+            return;
         }
-        let (pos, left, need) = (&self.pos, &self.left, self.need - 1);
-        let wit = turn::Witnesses::new(pos, out);
-        let chains = wit.chains_per_face(pos, left, need);
-        out.retain(|m| {
-            turn::captures_king(pos, m) || turn::keeps_maximum(pos, &wit, &chains, left, m, need)
-        });
+        self.pos.pseudo_moves_of(turn::roles_left(&self.left), out);
+        if self.need > 1 {
+            let wit = turn::Witnesses::new(&self.pos, out);
+            turn::keep_legal(&self.pos, &wit, &self.left, self.need, out);
+        }
     }
     fn play(&mut self, mv: Move) {
+        self.legal.invalidate();
         self.progress.plies += 1;
         let us = self.pos.turn();
         let face = turn::face_of(&self.pos, mv);
@@ -404,7 +410,9 @@ impl Game for DiceChess3 {
         }
         self.roll = Some(r);
         self.turn_reset = false;
-        self.need = turn::max_usable(&self.pos, &self.left);
+        let mut legal = MoveList::new();
+        self.need = turn::max_and_legal(&self.pos, &self.left, &mut legal);
+        self.legal.set(&legal);
         if self.need == 0 {
             self.empty_turn();
         } else {

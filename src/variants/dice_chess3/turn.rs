@@ -4,11 +4,14 @@
 //! game). A king capture ends a turn, so a sequence through one counts the
 //! dice used up to it.
 //!
-//! [`max_usable`] computes the maximum once per turn; [`keeps_maximum`]
-//! tests one move. Most cases are settled by a cheap witness: moves of the
-//! remaining dice, taken from the current move list, that the moves before
-//! them cannot disturb (they touch none of the squares those change or
-//! cross); only the rest go through the exact search ([`can_use`]).
+//! [`max_and_legal`] computes the maximum once per roll together with the
+//! first decision's legal moves (one move generation for both; the game
+//! keeps the list); [`keep_legal`] filters a later decision's moves, and
+//! [`keeps_maximum`] tests one move. Most cases are settled by a cheap
+//! witness: moves of the remaining dice, taken from the current move list,
+//! that the moves before them cannot disturb (they touch none of the
+//! squares those change or cross); only the rest go through the exact
+//! search ([`can_use`]).
 
 use crate::board::attacks::between;
 use crate::board::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role, RoleSet};
@@ -52,36 +55,76 @@ pub fn play_within_turn(pos: &mut Position, mv: Move) {
 /// Whether the dice `left` can be used `need` times in a row from `pos`
 /// (exact search).
 pub fn can_use(pos: &Position, left: &DiceLeft, need: u8) -> bool {
-    if need == 0 {
-        return true;
+    match need {
+        0 => return true,
+        1 => return pos.has_pseudo_move_of(roles_left(left)),
+        _ => {}
     }
     let mut ml = MoveList::new();
+    // Built after a first failure: most searches that fail try moves that
+    // leave the last die's pieces as shut in as they were.
+    let mut shut: Option<ShutIn> = None;
     for f in 0..6 {
         if left[f] == 0 {
             continue;
         }
-        let role = Role::from_index(f).bit();
-        if need == 1 {
-            if pos.has_pseudo_move_of(role) {
-                return true;
-            }
-            continue;
-        }
-        pos.pseudo_moves_of(role, &mut ml);
+        pos.pseudo_moves_of(Role::from_index(f).bit(), &mut ml);
         let mut rest = *left;
         rest[f] -= 1;
         for &m in ml.iter() {
             if captures_king(pos, m) {
                 continue; // ends the turn after one die
             }
+            if need == 2 && shut.as_ref().is_some_and(|s| s.stays_shut(&rest, m)) {
+                continue;
+            }
             let mut p = pos.clone();
             play_within_turn(&mut p, m);
             if can_use(&p, &rest, need - 1) {
                 return true;
             }
+            if need == 2 && shut.is_none() {
+                shut = Some(ShutIn::new(pos, left));
+            }
         }
     }
     false
+}
+
+/// The faces of a set of dice that have no move (their pieces are shut in)
+/// and, for each, the own squares whose leaving could give one a move.
+struct ShutIn {
+    dead: [bool; 6],
+    frees: [Bitboard; 6],
+}
+
+impl ShutIn {
+    fn new(pos: &Position, left: &DiceLeft) -> ShutIn {
+        let mut s = ShutIn {
+            dead: [false; 6],
+            frees: [Bitboard::EMPTY; 6],
+        };
+        for (f, &n) in left.iter().enumerate() {
+            // Castling has conditions beyond the squares a move vacates.
+            let castles = f == 5 && pos.castling_rights() != 0;
+            if n > 0 && !castles && !pos.has_pseudo_move_of(Role::from_index(f).bit()) {
+                s.dead[f] = true;
+                s.frees[f] = frees(pos, f);
+            }
+        }
+        s
+    }
+
+    /// Whether no die of `rest` can be used after `m`, a move in `pos` of a
+    /// face not in `rest` or not shut in: every face of `rest` is shut in
+    /// and `m` is a plain move that leaves none of the squares freeing one
+    /// (its landing only blocks more; a piece it takes was no target of a
+    /// shut-in piece, else that piece had a capture).
+    fn stays_shut(&self, rest: &DiceLeft, m: Move) -> bool {
+        let from = Bitboard::from_square(m.from());
+        m.kind() == MoveKind::Normal
+            && (0..6).all(|g| rest[g] == 0 || self.dead[g] && (self.frees[g] & from).is_empty())
+    }
 }
 
 /// The most dice the turn can use from here.
@@ -89,11 +132,56 @@ pub fn max_usable(pos: &Position, left: &DiceLeft) -> u8 {
     let mut list = MoveList::new();
     pos.pseudo_moves_of(roles_left(left), &mut list);
     let wit = Witnesses::new(pos, &list);
-    let bound = usable_bound(pos, left, &list);
+    max_usable_among(pos, left, &list, &wit)
+}
+
+/// [`max_usable`] given the pseudo-legal moves of the dice `left` and
+/// their witnesses.
+fn max_usable_among(pos: &Position, left: &DiceLeft, list: &[Move], wit: &Witnesses) -> u8 {
+    let bound = usable_bound(pos, left, list);
     (1..=bound)
         .rev()
         .find(|&k| wit.chain(pos, Bitboard::EMPTY, left, k).is_some() || can_use(pos, left, k))
         .unwrap_or(0)
+}
+
+/// The turn's maximum from here and the legal moves (the first decision of
+/// a roll needs both: one move generation and one set of witnesses).
+///
+/// Where no witness chain shows that `k` dice can be used, the moves are
+/// filtered for `k` at once: `k` is reachable exactly when a move that does
+/// not take the king survives the filter, and then the filtered list is
+/// the answer (an exact search for `k` first would try the same moves
+/// without witnesses, and the filter would follow anyway).
+pub fn max_and_legal(pos: &Position, left: &DiceLeft, out: &mut MoveList) -> u8 {
+    pos.pseudo_moves_of(roles_left(left), out);
+    let wit = Witnesses::new(pos, out);
+    let bound = usable_bound(pos, left, out);
+    for k in (2..=bound).rev() {
+        if wit.chain(pos, Bitboard::EMPTY, left, k).is_some() {
+            keep_legal(pos, &wit, left, k, out);
+            return k;
+        }
+        let mut trial = out.clone();
+        keep_legal(pos, &wit, left, k, &mut trial);
+        if trial.iter().any(|&m| !captures_king(pos, m)) {
+            *out = trial;
+            return k;
+        }
+    }
+    // One die at most: any move will do.
+    (bound > 0 && !out.is_empty()) as u8
+}
+
+/// Keeps the moves of `list` (the pseudo-legal moves of the dice `left`,
+/// whose witnesses are `wit`) after which the rest of the turn can still
+/// use `need - 1` dice, and king captures.
+pub fn keep_legal(pos: &Position, wit: &Witnesses, left: &DiceLeft, need: u8, list: &mut MoveList) {
+    if need <= 1 {
+        return; // every move uses one die and nothing more is possible
+    }
+    let chains = wit.chains_per_face(pos, left, need - 1);
+    list.retain(|m| captures_king(pos, m) || keeps_maximum(pos, wit, &chains, left, m, need - 1));
 }
 
 /// An upper bound on the dice usable this turn: dice of faces that can move
@@ -102,37 +190,11 @@ pub fn max_usable(pos: &Position, left: &DiceLeft) -> u8 {
 /// whenever castling rights remain (a block of an attack line can allow it).
 fn usable_bound(pos: &Position, left: &DiceLeft, list: &[Move]) -> u8 {
     let us = pos.turn();
-    let ours = pos.by_color(us);
-    let occ = pos.occupied();
     let mut live = [false; 6];
     for &m in list {
         live[face_of(pos, m)] = true;
     }
     live[5] |= left[5] > 0 && pos.castling_rights() != 0;
-    // The own pieces whose leaving could free a shut-in face.
-    let frees = |f: usize| -> Bitboard {
-        let role = Role::from_index(f);
-        let mut b = Bitboard::EMPTY;
-        for sq in pos.pieces(us, role) {
-            b |= match role {
-                Role::Pawn => {
-                    let push = match us {
-                        Color::White => Bitboard::from_square(sq).up(),
-                        Color::Black => Bitboard::from_square(sq).down(),
-                    };
-                    // A push square held by an enemy piece is freed by
-                    // capturing it and moving the capturer on: any mover.
-                    if (push & pos.by_color(us.other())).any() {
-                        Bitboard::FULL
-                    } else {
-                        push & ours
-                    }
-                }
-                _ => pos.role_attacks(us, role, sq, occ) & ours,
-            };
-        }
-        b
-    };
     // A pawn one or two steps from promoting (pushed twice at most here).
     let near_last = match us {
         Color::White => Bitboard::rank(6) | Bitboard::rank(5),
@@ -145,14 +207,48 @@ fn usable_bound(pos: &Position, left: &DiceLeft, list: &[Move]) -> u8 {
                 movers |= pos.pieces(us, Role::from_index(f));
             }
         }
+        // Castling (a king die) moves a rook too, and can free what its
+        // square shuts in.
+        if live[5] && left[5] > 0 && pos.castling_rights() != 0 {
+            movers |= pos.pieces(us, Role::Rook);
+        }
         let promo = live[0] && left[0] > 0 && (pos.pieces(us, Role::Pawn) & near_last).any();
         for f in 0..6 {
             if !live[f] && left[f] > 0 {
-                live[f] = (frees(f) & movers).any() || (promo && (1..5).contains(&f));
+                live[f] = (frees(pos, f) & movers).any() || (promo && (1..5).contains(&f));
             }
         }
     }
     (0..6).filter(|&f| live[f]).map(|f| left[f]).sum()
+}
+
+/// The own pieces whose leaving could free the pieces of face `f` of the
+/// side to move when they are shut in (no move).
+fn frees(pos: &Position, f: usize) -> Bitboard {
+    let us = pos.turn();
+    let ours = pos.by_color(us);
+    let occ = pos.occupied();
+    let role = Role::from_index(f);
+    let mut b = Bitboard::EMPTY;
+    for sq in pos.pieces(us, role) {
+        b |= match role {
+            Role::Pawn => {
+                let push = match us {
+                    Color::White => Bitboard::from_square(sq).up(),
+                    Color::Black => Bitboard::from_square(sq).down(),
+                };
+                // A push square held by an enemy piece is freed by
+                // capturing it and moving the capturer on: any mover.
+                if (push & pos.by_color(us.other())).any() {
+                    Bitboard::FULL
+                } else {
+                    push & ours
+                }
+            }
+            _ => pos.role_attacks(us, role, sq, occ) & ours,
+        };
+    }
+    b
 }
 
 /// The squares a move changes: from, to, the castling rook's squares, the
