@@ -289,6 +289,27 @@ fn pruned_search_equals_plain_expectimax_in_the_newer_variants() {
     check_exact(&d3, 2);
 }
 
+/// Chance nodes recur within one search (a move allowed by several rolls
+/// leads to the same next roll), so the table stores them: the value stays
+/// exact (with the table in `check_exact`) and the search is cheaper
+/// (798 against 133,529 nodes when measured).
+#[test]
+fn chance_nodes_in_the_table_keep_the_value_and_save_nodes() {
+    use dicechess::variants::dice_chess::DiceChess;
+    let mut d = DiceChess::new(&opts(&[("fen", "r3k3/8/8/8/8/8/8/R3K3 w - - 0 1")])).unwrap();
+    apply_named(&mut d, "RK");
+    check_exact(&d, 2);
+    // The default search, with and without chance entries.
+    let with = search(&d, "search:depth=2");
+    let without = search(&d, "search:depth=2,chance_tt=0");
+    assert!(
+        with.nodes * 10 < without.nodes,
+        "{} nodes with chance entries, {} without",
+        with.nodes,
+        without.nodes
+    );
+}
+
 // ---------------------------------------------------------------- determinism
 
 #[test]
