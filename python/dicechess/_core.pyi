@@ -172,6 +172,13 @@ def _recorded_playouts(
     threads: int | None = None,
     **options: Any,
 ) -> list[list[int]]: ...
+def search_eval_features(state: State) -> tuple[npt.NDArray[np.float64], float]:
+    """``(features, offset)`` of a non-terminal state: ``features @ weights + offset``
+    is the search's static value for White in centipawns (Texel tuning)."""
+
+def search_eval_weights() -> tuple[list[str], list[float]]:
+    """The search evaluation's weight names (feature order) and default weights."""
+
 def variants() -> list[str]:
     """The names of the variants."""
 

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use super::eval::tuned::WeightSet;
+
 /// The spec keys of `search`, for error messages.
 pub const KEYS: &[&str] = &[
     "nodes",
@@ -21,6 +23,7 @@ pub const KEYS: &[&str] = &[
     "qchance",
     "sample",
     "uscale",
+    "weights",
 ];
 
 /// Deepest iteration (decisions).
@@ -73,6 +76,8 @@ pub struct Params {
     /// Centipawns per unit of utility when chance nodes average values
     /// (0: average centipawns as they are).
     pub uscale: f64,
+    /// The evaluation's weights (hand-set or Texel-tuned).
+    pub weights: WeightSet,
 }
 
 impl Default for Params {
@@ -95,6 +100,7 @@ impl Default for Params {
             qchance: QChance::Expect,
             sample: 0,
             uscale: DEFAULT_UTILITY_SCALE,
+            weights: WeightSet::Default,
         }
     }
 }
@@ -176,6 +182,7 @@ impl Params {
                         ));
                     }
                 }
+                "weights" => p.weights = WeightSet::parse(v)?,
                 _ => return Err(format!("unknown parameter {k:?} for search")),
             }
         }
@@ -226,6 +233,9 @@ impl fmt::Display for Params {
         }
         if self.uscale != d.uscale {
             parts.push(format!("uscale={}", self.uscale));
+        }
+        if self.weights != d.weights {
+            parts.push(format!("weights={}", self.weights.name()));
         }
         if parts.is_empty() {
             f.write_str("search")
