@@ -154,8 +154,8 @@ def rust_consts(fits: dict[str, dict[str, float]], names: list[str]) -> str:
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--games", type=int, default=300, help="self-play games per variant")
-    ap.add_argument("--nodes", type=int, default=2000, help="search node budget per move")
+    ap.add_argument("--games", type=int, default=400, help="self-play games per variant")
+    ap.add_argument("--nodes", type=int, default=1000, help="search node budget per move")
     ap.add_argument("--opening-plies", type=int, default=8)
     ap.add_argument("--reg", type=float, default=1e-3, help="pull toward the current weights")
     ap.add_argument("--seed", type=int, default=20)

@@ -41,6 +41,28 @@ impl WeightSet {
     }
 }
 
-// TUNED CONSTANTS (printed by scripts/texel_tune.py; not fitted yet: the defaults)
-pub const TUNED_8X8: Weights = WEIGHTS;
-pub const TUNED_5X5: Weights = WEIGHTS;
+// TUNED CONSTANTS (printed by scripts/texel_tune.py)
+pub const TUNED_8X8: Weights = Weights {
+    mg_value: [71.2, 281.6, 339.0, 464.7, 922.7, 0.0],
+    eg_value: [214.8, 394.2, 407.0, 617.8, 732.7, 0.0],
+    mg_center: [0.6, 7.0, 3.2, 1.7, 2.8, -6.3],
+    eg_center: [2.5, 6.0, 3.7, 1.0, 3.7, 10.9],
+    mg_advance: [1.5, 1.9, -0.1, -0.0, 1.3, -17.1],
+    eg_advance: [14.9, 2.9, 0.0, 0.5, 0.5, 1.0],
+    mg_mobility: [0.0, 3.1, 4.5, 4.0, 2.5, 0.0],
+    eg_mobility: [0.0, 4.2, 5.5, 4.4, -0.9, 0.0],
+    bishop_pair: 30.0,
+    tempo: 11.0,
+};
+pub const TUNED_5X5: Weights = Weights {
+    mg_value: [129.2, 346.1, 361.3, 477.7, 1019.6, 0.0],
+    eg_value: [198.9, 278.7, 288.1, 495.8, 935.4, 0.0],
+    mg_center: [5.0, 9.4, 4.6, -0.9, 2.0, -4.6],
+    eg_center: [-1.2, 6.3, 4.3, -2.5, 4.0, 16.5],
+    mg_advance: [7.7, 3.1, -0.6, 1.4, -0.2, -13.9],
+    eg_advance: [13.8, 3.1, -0.5, 0.4, -0.0, 3.8],
+    mg_mobility: [0.0, 6.4, 6.0, 6.1, -0.1, 0.0],
+    eg_mobility: [0.0, 4.5, 3.7, 3.0, 1.8, 0.0],
+    bishop_pair: 24.6,
+    tempo: 13.0,
+};
