@@ -19,6 +19,8 @@ __all__ = [
     "num_actions",
     "observation_planes",
     "perft",
+    "search_eval_features",
+    "search_eval_weights",
     "_state_from_bytes",
     "_pgn_write",
     "_pgn_read",

@@ -33,8 +33,9 @@ def test_features_refuse_a_terminal_state():
 
 def test_weights_option_of_search_spec():
     assert dc.Agent("search:weights=tuned").spec == "search:weights=tuned"
+    assert dc.Agent("search:weights=hand").spec == "search:weights=hand"
     assert dc.Agent("search:weights=default").spec == "search"
-    with pytest.raises(ValueError, match="weights must be default or tuned"):
+    with pytest.raises(ValueError, match="weights must be default, hand or tuned"):
         dc.Agent("search:weights=best")
 
 

@@ -6,7 +6,7 @@ use dicechess::agents::eval::Evaluate;
 use dicechess::agents::search::eval::features::{eval_features, feature_names, NUM_FEATURES};
 use dicechess::agents::search::eval::{Evaluator, Weights, WEIGHTS};
 use dicechess::board::Color;
-use dicechess::variants::{AnyGame, Node, Options, VARIANTS};
+use dicechess::variants::{AnyGame, Game, Node, Options, VARIANTS};
 use dicechess::with_game;
 
 /// Checks `features · w + offset == static value for White` on every
@@ -79,4 +79,32 @@ fn names_match_the_weight_vector() {
     assert_eq!(WEIGHTS.to_vec()[1], WEIGHTS.mg_value[1]);
     assert_eq!(names[48], "bishop_pair");
     assert_eq!(WEIGHTS.to_vec()[49], WEIGHTS.tempo);
+}
+
+#[test]
+fn weight_sets_pick_weights_by_board_size() {
+    use dicechess::agents::search::eval::tuned::{WeightSet, TUNED_5X5, TUNED_8X8};
+    assert_eq!(WeightSet::Default.weights(8, 8), WEIGHTS);
+    assert_eq!(WeightSet::Default.weights(5, 5), TUNED_5X5);
+    assert_eq!(WeightSet::Hand.weights(5, 5), WEIGHTS);
+    assert_eq!(WeightSet::Tuned.weights(8, 8), TUNED_8X8);
+    // An evaluator of a set values a 5x5 and an 8x8 board with that set's
+    // weights for each.
+    for (variant, set, w) in [
+        ("fluky", WeightSet::Default, TUNED_5X5),
+        ("chess", WeightSet::Default, WEIGHTS),
+        ("gardner", WeightSet::Hand, WEIGHTS),
+        ("vegas", WeightSet::Tuned, TUNED_8X8),
+    ] {
+        let g = AnyGame::new(variant, &Options::new()).unwrap();
+        with_game!(&g, x => {
+            let mut e = Evaluator::with_set(set);
+            let mut fixed = Evaluator::new(w.clone());
+            walk_random_game(&mut x.clone(), 5, 0, |s, _| {
+                if !matches!(s.node(), Node::Terminal) {
+                    assert_eq!(e.static_value(s, 0), fixed.static_value(s, 0), "{variant}");
+                }
+            });
+        });
+    }
 }

@@ -34,7 +34,8 @@ pub struct Weights {
     pub tempo: f64,
 }
 
-/// The default weights (hand-set; `scripts/texel_tune.py` can refit them).
+/// The hand-set weights (the default on 8x8 boards, see [`tuned::WeightSet`];
+/// `scripts/texel_tune.py` fits weights starting from these).
 pub const WEIGHTS: Weights = Weights {
     mg_value: [82.0, 337.0, 365.0, 477.0, 1025.0, 0.0],
     eg_value: [94.0, 281.0, 297.0, 512.0, 936.0, 0.0],

@@ -1,15 +1,20 @@
-//! Which weights the search evaluates with (`search:weights=default|tuned`):
+//! Which weights the search evaluates with (`search:weights=default|hand|tuned`):
 //! the hand-set [`WEIGHTS`] or those `scripts/texel_tune.py` fitted on the
 //! engine's own games (data/texel/weights.json), one set per board size.
+//! The default takes the tuned weights where they won in paired matches
+//! (5x5: Fluky 0.56, Metamorph 0.56, Gardner 0.50 over 200 pairs, see
+//! docs/search.md) and the hand-set ones elsewhere.
 
 use super::{Weights, WEIGHTS};
 
 /// A choice of evaluation weights.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum WeightSet {
-    /// [`WEIGHTS`] on every board.
+    /// [`TUNED_5X5`] on 5x5 boards, [`WEIGHTS`] on 8x8 boards.
     #[default]
     Default,
+    /// [`WEIGHTS`] on every board.
+    Hand,
     /// [`TUNED_8X8`] or [`TUNED_5X5`] by the board's size.
     Tuned,
 }
@@ -19,24 +24,28 @@ impl WeightSet {
     pub fn parse(v: &str) -> Result<WeightSet, String> {
         match v {
             "default" => Ok(WeightSet::Default),
+            "hand" => Ok(WeightSet::Hand),
             "tuned" => Ok(WeightSet::Tuned),
-            _ => Err(format!("weights must be default or tuned, got {v:?}")),
+            _ => Err(format!("weights must be default, hand or tuned, got {v:?}")),
         }
     }
 
     pub fn name(self) -> &'static str {
         match self {
             WeightSet::Default => "default",
+            WeightSet::Hand => "hand",
             WeightSet::Tuned => "tuned",
         }
     }
 
     /// The weights of this set for a board of `files` x `ranks`.
     pub fn weights(self, files: i32, ranks: i32) -> Weights {
+        let big = files * ranks >= 64;
         match self {
-            WeightSet::Default => WEIGHTS,
-            WeightSet::Tuned if files * ranks >= 64 => TUNED_8X8,
-            WeightSet::Tuned => TUNED_5X5,
+            WeightSet::Hand => WEIGHTS,
+            WeightSet::Default if big => WEIGHTS,
+            WeightSet::Tuned if big => TUNED_8X8,
+            WeightSet::Default | WeightSet::Tuned => TUNED_5X5,
         }
     }
 }
