@@ -4,7 +4,7 @@
     .venv/bin/python scripts/texel_tune.py --quick    # a smoke run (seconds)
 
 1. Data: per variant, ``--games`` self-play games of ``search:nodes=N`` (one
-   game of each ``dicechess`` pair, so each game opens with
+   game of each ``dicechess`` pair, hand-set weights, so each game opens with
    ``--opening-plies`` random decisions of its own seeded stream). Every
    decision node after the opening whose previous move was neither a capture
    nor a check is a sample ("quiet" by that cheap test), labelled with the
@@ -79,7 +79,8 @@ def game_samples(variant: str, actions: list[int], skip: int) -> Samples:
 
 
 def generate(variant: str, games: int, nodes: int, opening: int, seed: int) -> Samples:
-    spec = f"search:nodes={nodes}"
+    # The hand-set weights play, whatever the default, so that reruns match.
+    spec = f"search:nodes={nodes},weights=hand"
     pairs = _core._recorded_pairs(variant, (spec, spec), seed, 0, games, opening_plies=opening)
     parts = [game_samples(variant, pair[0], opening) for pair in pairs]
     return (
