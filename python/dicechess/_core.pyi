@@ -19,6 +19,8 @@ __all__ = [
     "num_actions",
     "observation_planes",
     "perft",
+    "search_eval_features",
+    "search_eval_weights",
     "_state_from_bytes",
     "_pgn_write",
     "_pgn_read",
@@ -172,6 +174,13 @@ def _recorded_playouts(
     threads: int | None = None,
     **options: Any,
 ) -> list[list[int]]: ...
+def search_eval_features(state: State) -> tuple[npt.NDArray[np.float64], float]:
+    """``(features, offset)`` of a non-terminal state: ``features @ weights + offset``
+    is the search's static value for White in centipawns (Texel tuning)."""
+
+def search_eval_weights() -> tuple[list[str], list[float]]:
+    """The search evaluation's weight names (feature order) and default weights."""
+
 def variants() -> list[str]:
     """The names of the variants."""
 

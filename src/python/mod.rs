@@ -18,6 +18,7 @@ use crate::variants::{
 use crate::with_game;
 
 mod episode;
+mod features;
 mod paired;
 mod records;
 mod vecenv;
@@ -525,6 +526,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<episode::PyEpisode>()?;
     m.add_function(wrap_pyfunction!(episode::_episode_from_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(variants, m)?)?;
+    m.add_function(wrap_pyfunction!(features::search_eval_features, m)?)?;
+    m.add_function(wrap_pyfunction!(features::search_eval_weights, m)?)?;
     m.add_function(wrap_pyfunction!(num_actions, m)?)?;
     m.add_function(wrap_pyfunction!(observation_planes, m)?)?;
     m.add_function(wrap_pyfunction!(perft, m)?)?;

@@ -25,5 +25,6 @@ mod perft;
 mod random_move_number;
 mod search;
 mod shakmaty_diff;
+mod texel;
 mod vecenv;
 mod vegas;

@@ -4,9 +4,7 @@
 //! determinism of node budgets, and spec errors.
 
 use dicechess::agents::search::eval::Evaluator;
-use dicechess::agents::search::{
-    eval::WEIGHTS, terminal_value, Engine, Params, SearchResult, MATE,
-};
+use dicechess::agents::search::{terminal_value, Engine, Params, SearchResult, MATE};
 use dicechess::agents::{eval::Evaluate, Agent, AgentSpec};
 use dicechess::board::MoveList;
 use dicechess::sim::game_rng;
@@ -202,7 +200,14 @@ fn check_exact<G: Evaluate>(g: &G, max_depth: u32) {
         panic!("not a decision node")
     };
     for depth in 1..=max_depth {
-        let want = brute(&mut Evaluator::new(WEIGHTS), g, depth as i32, me, 0, 0);
+        let want = brute(
+            &mut Evaluator::with_set(Params::default().weights),
+            g,
+            depth as i32,
+            me,
+            0,
+            0,
+        );
         for (tt, star2, pvs) in [
             (false, false, false),
             (true, false, false),

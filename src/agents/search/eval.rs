@@ -7,6 +7,9 @@
 //! evaluation is the exact expectation over its outcomes (a Fluky die is
 //! worth the average of its faces), see [`Evaluator::at_chance`].
 
+pub mod features;
+pub mod tuned;
+
 use super::super::eval::Evaluate;
 use super::utility::Utility;
 use crate::board::{Bitboard, Color, Position, Role};
@@ -31,7 +34,8 @@ pub struct Weights {
     pub tempo: f64,
 }
 
-/// The default weights (hand-set; `scripts/texel_tune.py` can refit them).
+/// The hand-set weights (the default on 8x8 boards, see [`tuned::WeightSet`];
+/// `scripts/texel_tune.py` fits weights starting from these).
 pub const WEIGHTS: Weights = Weights {
     mg_value: [82.0, 337.0, 365.0, 477.0, 1025.0, 0.0],
     eg_value: [94.0, 281.0, 297.0, 512.0, 936.0, 0.0],
@@ -69,23 +73,10 @@ impl SquareTable {
             for r in Role::ALL {
                 let i = r.index();
                 for sq in 0..64i32 {
-                    let (f, rank) = (sq % 8, sq / 8);
-                    let rel = if c == Color::White {
-                        rank
-                    } else {
-                        ranks - 1 - rank
-                    };
-                    let center = f.min(files - 1 - f) + rel.min(ranks - 1 - rel);
-                    let adv = if r == Role::Pawn {
-                        (rel * rel) as f64 / (ranks - 1) as f64
-                    } else {
-                        rel as f64
-                    };
+                    let t = square_terms(c, r, sq, files, ranks);
                     table[c as usize][i][sq as usize] = (
-                        w.mg_value[i]
-                            + w.mg_center[i] * center as f64
-                            + w.mg_advance[i] * rel as f64,
-                        w.eg_value[i] + w.eg_center[i] * center as f64 + w.eg_advance[i] * adv,
+                        w.mg_value[i] + w.mg_center[i] * t.center + w.mg_advance[i] * t.mg_advance,
+                        w.eg_value[i] + w.eg_center[i] * t.center + w.eg_advance[i] * t.eg_advance,
                     );
                 }
             }
@@ -98,17 +89,44 @@ impl SquareTable {
     }
 }
 
+/// The coefficients of the per-square weights of a `c` `r` on `sq`.
+pub(crate) struct SquareTerms {
+    pub center: f64,
+    pub mg_advance: f64,
+    pub eg_advance: f64,
+}
+
+/// Centrality (0 at the rim) and advance (relative rank; for endgame pawns
+/// its square over the last rank, so that passers count more late).
+pub(crate) fn square_terms(c: Color, r: Role, sq: i32, files: i32, ranks: i32) -> SquareTerms {
+    let (f, rank) = (sq % 8, sq / 8);
+    let rel = if c == Color::White {
+        rank
+    } else {
+        ranks - 1 - rank
+    };
+    let center = f.min(files - 1 - f) + rel.min(ranks - 1 - rel);
+    let eg_advance = if r == Role::Pawn {
+        (rel * rel) as f64 / (ranks - 1) as f64
+    } else {
+        rel as f64
+    };
+    SquareTerms {
+        center: center as f64,
+        mg_advance: rel as f64,
+        eg_advance,
+    }
+}
+
 /// Board terms, White minus Black, in centipawns (`sq` holds the
 /// piece-square values of `w` for the position's geometry).
 pub fn board_cp(p: &Position, w: &Weights, sq: &SquareTable) -> f64 {
     let geo = p.geometry();
     let (files, ranks) = (geo.files as i32, geo.ranks as i32);
     debug_assert!(sq.files == files && sq.ranks == ranks);
-    let full_phase = if files * ranks >= 64 { 24 } else { 8 };
     let occ = p.occupied();
     let mut mg = 0.0;
     let mut eg = 0.0;
-    let mut phase = 0;
     for c in Color::ALL {
         let sign = if c == Color::White { 1.0 } else { -1.0 };
         let own = p.by_color(c);
@@ -116,7 +134,6 @@ pub fn board_cp(p: &Position, w: &Weights, sq: &SquareTable) -> f64 {
         for r in Role::ALL {
             let i = r.index();
             let pieces: Bitboard = p.pieces(c, r);
-            phase += PHASE[i] * pieces.count() as i32;
             let mobile = w.mg_mobility[i] != 0.0 || w.eg_mobility[i] != 0.0;
             let squares = &sq.table[c as usize][i];
             let mut mob = 0;
@@ -138,14 +155,34 @@ pub fn board_cp(p: &Position, w: &Weights, sq: &SquareTable) -> f64 {
         mg += sign * m;
         eg += sign * e;
     }
-    let ph = phase.min(full_phase) as f64 / full_phase as f64;
+    let ph = mg_share(p);
     mg * ph + eg * (1.0 - ph)
+}
+
+/// The middlegame share of the taper: non-pawn material over its full
+/// amount (24 phase units on 8x8 boards, 8 on 5x5), at most 1.
+pub(crate) fn mg_share(p: &Position) -> f64 {
+    let geo = p.geometry();
+    let full_phase = if geo.files as i32 * geo.ranks as i32 >= 64 {
+        24
+    } else {
+        8
+    };
+    let mut phase = 0;
+    for c in Color::ALL {
+        for r in Role::ALL {
+            phase += PHASE[r.index()] * p.pieces(c, r).count() as i32;
+        }
+    }
+    phase.min(full_phase) as f64 / full_phase as f64
 }
 
 /// Evaluates states for a player, caching the last board evaluated (the
 /// outcomes of a roll often leave the board as it was).
 pub struct Evaluator {
     weights: Weights,
+    /// Where `weights` come from per board size (`None`: fixed weights).
+    set: Option<tuned::WeightSet>,
     /// Piece-square values of `weights` for the last geometry evaluated.
     squares: Option<SquareTable>,
     last: Option<(Position, u64, f64)>,
@@ -158,11 +195,19 @@ impl Evaluator {
     pub fn new(weights: Weights) -> Evaluator {
         Evaluator {
             weights,
+            set: None,
             squares: None,
             last: None,
             outcomes: Outcomes::new(),
             utility: Utility::new(super::params::DEFAULT_UTILITY_SCALE),
         }
+    }
+
+    /// An evaluator with the weights of `set` for each board size.
+    pub fn with_set(set: tuned::WeightSet) -> Evaluator {
+        let mut e = Evaluator::new(set.weights(8, 8));
+        e.set = Some(set);
+        e
     }
 
     /// White-minus-Black centipawns of a non-terminal state, without tempo.
@@ -178,9 +223,13 @@ impl Evaluator {
         let (files, ranks) = (geo.files as i32, geo.ranks as i32);
         let sq = match &self.squares {
             Some(t) if t.files == files && t.ranks == ranks => t,
-            _ => self
-                .squares
-                .insert(SquareTable::new(&self.weights, files, ranks)),
+            _ => {
+                if let Some(set) = self.set {
+                    self.weights = set.weights(files, ranks);
+                }
+                self.squares
+                    .insert(SquareTable::new(&self.weights, files, ranks))
+            }
         };
         let v = board_cp(p, &self.weights, sq);
         self.last = Some((p.clone(), p.hash(), v));

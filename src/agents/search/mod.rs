@@ -34,7 +34,7 @@ use crate::board::{Move, MoveList, Role};
 use crate::play::GameRng;
 use crate::variants::{Node, Player};
 use budget::Budget;
-use eval::{Evaluator, WEIGHTS};
+use eval::Evaluator;
 use ordering::{is_tactical, Heuristics, MAX_PLY};
 use qsearch::pick;
 use rand::RngExt;
@@ -125,7 +125,7 @@ impl Engine {
         let mut heur = Heuristics::new();
         heur.use_killers = params.killers;
         heur.use_history = params.history;
-        let mut eval = Evaluator::new(WEIGHTS);
+        let mut eval = Evaluator::with_set(params.weights);
         eval.utility = utility::Utility::new(params.uscale);
         Engine {
             params,

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use super::eval::tuned::WeightSet;
+
 /// The spec keys of `search`, for error messages.
 pub const KEYS: &[&str] = &[
     "nodes",
@@ -22,6 +24,7 @@ pub const KEYS: &[&str] = &[
     "sample",
     "uscale",
     "chance_tt",
+    "weights",
 ];
 
 /// Deepest iteration (decisions).
@@ -76,6 +79,8 @@ pub struct Params {
     pub uscale: f64,
     /// Chance nodes in the transposition table too.
     pub chance_tt: bool,
+    /// The evaluation's weights (hand-set or Texel-tuned).
+    pub weights: WeightSet,
 }
 
 impl Default for Params {
@@ -99,6 +104,7 @@ impl Default for Params {
             sample: 0,
             uscale: DEFAULT_UTILITY_SCALE,
             chance_tt: true,
+            weights: WeightSet::Default,
         }
     }
 }
@@ -181,6 +187,7 @@ impl Params {
                         ));
                     }
                 }
+                "weights" => p.weights = WeightSet::parse(v)?,
                 _ => return Err(format!("unknown parameter {k:?} for search")),
             }
         }
@@ -232,6 +239,9 @@ impl fmt::Display for Params {
         }
         if self.uscale != d.uscale {
             parts.push(format!("uscale={}", self.uscale));
+        }
+        if self.weights != d.weights {
+            parts.push(format!("weights={}", self.weights.name()));
         }
         if parts.is_empty() {
             f.write_str("search")

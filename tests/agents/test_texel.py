@@ -1,0 +1,60 @@
+"""Texel tuning: the evaluation features from Python, ``search:weights``,
+and ``scripts/texel_tune.py --quick`` producing finite weights."""
+
+import importlib.util
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import dicechess as dc
+from dicechess import _core
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "texel_tune.py"
+
+
+def test_features_match_the_weight_names():
+    names, weights = _core.search_eval_weights()
+    s = dc.State("chess")
+    x, offset = _core.search_eval_features(s)
+    assert x.shape == (len(names),) == (len(weights),)
+    assert offset == 0.0
+    # The start position is symmetric: only the tempo of White to move.
+    assert x @ np.array(weights) == pytest.approx(weights[names.index("tempo")])
+
+
+def test_features_refuse_a_terminal_state():
+    s = dc.State("chess", fen="7k/5QQQ/8/8/8/8/8/K7 b - - 0 1")
+    assert s.is_terminal()
+    with pytest.raises(ValueError, match="non-terminal"):
+        _core.search_eval_features(s)
+
+
+def test_weights_option_of_search_spec():
+    assert dc.Agent("search:weights=tuned").spec == "search:weights=tuned"
+    assert dc.Agent("search:weights=hand").spec == "search:weights=hand"
+    assert dc.Agent("search:weights=default").spec == "search"
+    with pytest.raises(ValueError, match="weights must be default, hand or tuned"):
+        dc.Agent("search:weights=best")
+
+
+def test_quick_tuning_gives_finite_weights(tmp_path):
+    spec = importlib.util.spec_from_file_location("texel_tune", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    out = tmp_path / "w.json"
+    result = mod.main(["--quick", "--out", str(out)])
+    assert json.loads(out.read_text()) == result
+    names, _ = _core.search_eval_weights()
+    for fam in ("8x8", "5x5"):
+        w = result["families"][fam]["weights"]
+        assert list(w) == names
+        assert all(np.isfinite(list(w.values())))
+        assert w["mg_value.king"] == 0.0
+    for v in ("chess", "fluky"):
+        r = result["variants"][v]
+        assert r["positions"] > 0
+        assert r["uscale"] == pytest.approx(2 * r["K"], abs=0.2)
+        assert r["loss_tuned"] <= r["loss_current"] + 1e-9

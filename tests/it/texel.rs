@@ -1,0 +1,110 @@
+//! The search evaluation is linear in its weights: the features of
+//! `eval::features` times the weights give the evaluator's static value.
+
+use crate::common::walk_random_game;
+use dicechess::agents::eval::Evaluate;
+use dicechess::agents::search::eval::features::{eval_features, feature_names, NUM_FEATURES};
+use dicechess::agents::search::eval::{Evaluator, Weights, WEIGHTS};
+use dicechess::board::Color;
+use dicechess::variants::{AnyGame, Game, Node, Options, VARIANTS};
+use dicechess::with_game;
+
+/// Checks `features · w + offset == static value for White` on every
+/// decision and chance node of a few random games of `g`'s variant.
+fn check<G: Evaluate>(start: &G, w: &Weights) -> usize {
+    let mut eval = Evaluator::new(w.clone());
+    let wv = w.to_vec();
+    let mut checked = 0;
+    for index in 0..4 {
+        let mut g = start.clone();
+        walk_random_game(&mut g, 11, index, |s, _| {
+            if matches!(s.node(), Node::Terminal) {
+                return;
+            }
+            let white = (0..2).find(|&p| s.color_of(p) == Color::White).unwrap();
+            let (x, offset) = eval_features(s);
+            let lin: f64 = x.iter().zip(&wv).map(|(a, b)| a * b).sum::<f64>() + offset;
+            let v = eval.static_value(s, white);
+            assert!(
+                (lin - v).abs() <= 1e-9 * (1.0 + v.abs()),
+                "{}: features give {lin}, evaluator {v}",
+                s.variant()
+            );
+            checked += 1;
+        });
+    }
+    checked
+}
+
+/// Arbitrary weights (every one non-zero, pawn and king mobility too).
+fn random_weights(seed: u64) -> Weights {
+    let mut state = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut r6 = |scale: f64| {
+        std::array::from_fn(|_| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            scale * ((state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0)
+        })
+    };
+    Weights {
+        mg_value: r6(1000.0),
+        eg_value: r6(1000.0),
+        mg_center: r6(20.0),
+        eg_center: r6(20.0),
+        mg_advance: r6(20.0),
+        eg_advance: r6(20.0),
+        mg_mobility: r6(10.0),
+        eg_mobility: r6(10.0),
+        bishop_pair: 37.0,
+        tempo: -13.0,
+    }
+}
+
+#[test]
+fn features_times_weights_is_the_static_value() {
+    for (k, v) in VARIANTS.iter().enumerate() {
+        let g = AnyGame::new(v, &Options::new()).unwrap();
+        let n = with_game!(&g, x => check(x, &WEIGHTS) + check(x, &random_weights(k as u64)));
+        assert!(n > 100, "{v}: only {n} states checked");
+    }
+}
+
+#[test]
+fn names_match_the_weight_vector() {
+    let names = feature_names();
+    assert_eq!(names.len(), NUM_FEATURES);
+    assert_eq!(WEIGHTS.to_vec().len(), NUM_FEATURES);
+    assert_eq!(names[1], "mg_value.knight");
+    assert_eq!(WEIGHTS.to_vec()[1], WEIGHTS.mg_value[1]);
+    assert_eq!(names[48], "bishop_pair");
+    assert_eq!(WEIGHTS.to_vec()[49], WEIGHTS.tempo);
+}
+
+#[test]
+fn weight_sets_pick_weights_by_board_size() {
+    use dicechess::agents::search::eval::tuned::{WeightSet, TUNED_5X5, TUNED_8X8};
+    assert_eq!(WeightSet::Default.weights(8, 8), WEIGHTS);
+    assert_eq!(WeightSet::Default.weights(5, 5), TUNED_5X5);
+    assert_eq!(WeightSet::Hand.weights(5, 5), WEIGHTS);
+    assert_eq!(WeightSet::Tuned.weights(8, 8), TUNED_8X8);
+    // An evaluator of a set values a 5x5 and an 8x8 board with that set's
+    // weights for each.
+    for (variant, set, w) in [
+        ("fluky", WeightSet::Default, TUNED_5X5),
+        ("chess", WeightSet::Default, WEIGHTS),
+        ("gardner", WeightSet::Hand, WEIGHTS),
+        ("vegas", WeightSet::Tuned, TUNED_8X8),
+    ] {
+        let g = AnyGame::new(variant, &Options::new()).unwrap();
+        with_game!(&g, x => {
+            let mut e = Evaluator::with_set(set);
+            let mut fixed = Evaluator::new(w.clone());
+            walk_random_game(&mut x.clone(), 5, 0, |s, _| {
+                if !matches!(s.node(), Node::Terminal) {
+                    assert_eq!(e.static_value(s, 0), fixed.static_value(s, 0), "{variant}");
+                }
+            });
+        });
+    }
+}
