@@ -96,12 +96,7 @@ impl Engine {
                 } else {
                     (v0, h.bound)
                 };
-                let cut = match bound {
-                    Bound::Exact => true,
-                    Bound::Lower => v >= beta,
-                    Bound::Upper => v <= alpha,
-                };
-                if cut {
+                if bound.cuts(v, alpha, beta) {
                     return v;
                 }
             }
@@ -111,13 +106,7 @@ impl Engine {
             return v;
         }
         if let Some(t) = self.tt.as_mut().filter(|_| table) {
-            let bound = if v <= alpha {
-                Bound::Upper
-            } else if v >= beta {
-                Bound::Lower
-            } else {
-                Bound::Exact
-            };
+            let bound = Bound::of(v, alpha, beta);
             let (v0, bound) = if flip {
                 (-v, bound.flipped())
             } else {

@@ -127,6 +127,7 @@ pub fn board_cp(p: &Position, w: &Weights, sq: &SquareTable) -> f64 {
     let occ = p.occupied();
     let mut mg = 0.0;
     let mut eg = 0.0;
+    let mut phase = 0;
     for c in Color::ALL {
         let sign = if c == Color::White { 1.0 } else { -1.0 };
         let own = p.by_color(c);
@@ -134,6 +135,7 @@ pub fn board_cp(p: &Position, w: &Weights, sq: &SquareTable) -> f64 {
         for r in Role::ALL {
             let i = r.index();
             let pieces: Bitboard = p.pieces(c, r);
+            phase += PHASE[i] * pieces.count() as i32;
             let mobile = w.mg_mobility[i] != 0.0 || w.eg_mobility[i] != 0.0;
             let squares = &sq.table[c as usize][i];
             let mut mob = 0;
@@ -155,25 +157,28 @@ pub fn board_cp(p: &Position, w: &Weights, sq: &SquareTable) -> f64 {
         mg += sign * m;
         eg += sign * e;
     }
-    let ph = mg_share(p);
+    let ph = taper(phase, files * ranks);
     mg * ph + eg * (1.0 - ph)
 }
 
-/// The middlegame share of the taper: non-pawn material over its full
-/// amount (24 phase units on 8x8 boards, 8 on 5x5), at most 1.
+/// The middlegame share of the taper of `p` (see [`taper`]).
 pub(crate) fn mg_share(p: &Position) -> f64 {
     let geo = p.geometry();
-    let full_phase = if geo.files as i32 * geo.ranks as i32 >= 64 {
-        24
-    } else {
-        8
-    };
     let mut phase = 0;
     for c in Color::ALL {
         for r in Role::ALL {
             phase += PHASE[r.index()] * p.pieces(c, r).count() as i32;
         }
     }
+    taper(phase, geo.files as i32 * geo.ranks as i32)
+}
+
+/// The middlegame share from the phase units of the non-pawn material on a
+/// board of `squares`: over the full amount (24 units on 8x8 boards, 8 on
+/// 5x5), at most 1. `board_cp` counts the units in its own piece loop (the
+/// hot path); the feature extractor through [`mg_share`].
+fn taper(phase: i32, squares: i32) -> f64 {
+    let full_phase = if squares >= 64 { 24 } else { 8 };
     phase.min(full_phase) as f64 / full_phase as f64
 }
 

@@ -404,15 +404,8 @@ impl Engine {
         if let Some(h) = self.tt.as_ref().and_then(|t| t.probe(key)) {
             tt_move = h.mv;
             let v = from_tt(h.value, ply);
-            if !pv_node && h.depth >= depth {
-                let cut = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => v >= beta,
-                    Bound::Upper => v <= alpha,
-                };
-                if cut {
-                    return v;
-                }
+            if !pv_node && h.depth >= depth && h.bound.cuts(v, alpha, beta) {
+                return v;
             }
         }
         let in_check = g.position().is_check();
@@ -471,13 +464,7 @@ impl Engine {
         }
         self.moves[ply] = buf;
         if let Some(t) = self.tt.as_mut() {
-            let bound = if best <= alpha0 {
-                Bound::Upper
-            } else if best >= beta {
-                Bound::Lower
-            } else {
-                Bound::Exact
-            };
+            let bound = Bound::of(best, alpha0, beta);
             let mv = if bound == Bound::Upper {
                 Move::NULL
             } else {

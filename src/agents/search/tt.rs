@@ -18,6 +18,27 @@ pub enum Bound {
 }
 
 impl Bound {
+    /// What fail-soft value `v` of a search in `(alpha, beta)` says.
+    pub fn of(v: f64, alpha: f64, beta: f64) -> Bound {
+        if v <= alpha {
+            Bound::Upper
+        } else if v >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        }
+    }
+
+    /// Whether a stored `v` with this bound settles a search in
+    /// `(alpha, beta)`.
+    pub fn cuts(self, v: f64, alpha: f64, beta: f64) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => v >= beta,
+            Bound::Upper => v <= alpha,
+        }
+    }
+
     /// The bound of the negated value.
     pub fn flipped(self) -> Bound {
         match self {
