@@ -1,6 +1,8 @@
 //! `search` speed: nodes/s per variant (single thread) on positions after
 //! 10 to 30 random decisions, and on chess middlegames, printed as a table
 //! (`cargo bench --bench search`), timed by the thread's CPU time.
+//! `-- --only ROW1,ROW2` runs only those rows (`middlegames` or variant
+//! names), e.g. for a profiler.
 
 use dicechess::agents::search::{Engine, Params};
 use dicechess::agents::Evaluate;
@@ -82,6 +84,13 @@ fn measure<G: Evaluate>(states: &[G]) -> (u64, f64, f64) {
 }
 
 fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let only: Option<Vec<String>> = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1))
+        .map(|list| list.split(',').map(str::to_owned).collect());
+    let wanted = |row: &str| only.as_ref().is_none_or(|o| o.iter().any(|r| r == row));
     println!("| positions | nodes/s | mean depth at {NODES} nodes |");
     println!("|---|---:|---:|");
     let mids: Vec<Chess> = MIDDLEGAMES
@@ -92,12 +101,14 @@ fn main() {
             Chess::new(&o).unwrap()
         })
         .collect();
-    let (nodes, secs, depth) = measure(&mids);
-    println!(
-        "| chess middlegames | {:.0} | {depth:.1} |",
-        nodes as f64 / secs
-    );
-    for v in VARIANTS {
+    if wanted("middlegames") {
+        let (nodes, secs, depth) = measure(&mids);
+        println!(
+            "| chess middlegames | {:.0} | {depth:.1} |",
+            nodes as f64 / secs
+        );
+    }
+    for v in VARIANTS.iter().filter(|v| wanted(v)) {
         let states: Vec<AnyGame> = (0..6).map(|i| position(v, i, 10 + 4 * i as u32)).collect();
         let (mut nodes, mut secs, mut depth) = (0, 0.0, 0.0);
         for s in &states {

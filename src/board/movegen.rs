@@ -78,6 +78,23 @@ impl MoveSink for AnyMove {
     }
 }
 
+/// Passes on only the moves that land on `within`.
+struct Within<'a, S> {
+    sink: &'a mut S,
+    within: Bitboard,
+}
+
+impl<S: MoveSink> MoveSink for Within<'_, S> {
+    #[inline(always)]
+    fn add(&mut self, from: Square, to: Bitboard, kind: MoveKind) {
+        self.sink.add(from, to & self.within, kind);
+    }
+    #[inline(always)]
+    fn done(&self) -> bool {
+        self.sink.done()
+    }
+}
+
 /// Adds the normal moves `targets(from)` of every piece in `pieces`.
 #[inline(always)]
 fn add_each<S: MoveSink>(pieces: Bitboard, targets: impl Fn(Square) -> Bitboard, sink: &mut S) {
@@ -116,7 +133,64 @@ impl Position {
 
     /// Whether any legal move exists.
     pub fn has_legal_move(&self) -> bool {
-        self.has_legal_move_of(RoleSet::ALL)
+        self.surely_has_legal_move() || self.has_legal_move_of(RoleSet::ALL)
+    }
+
+    /// A cheap sufficient test for "a legal move exists": out of check, a
+    /// knight or slider that is not pinned and reaches a square not ours
+    /// has a legal move. False means "not shown", not "none": the full
+    /// test follows. Answers nearly every position of a real game (the
+    /// mate test after every move, which the search pays at every node)
+    /// without generating the king's moves first, which `generate` does.
+    #[inline]
+    pub fn surely_has_legal_move(&self) -> bool {
+        let us = self.turn;
+        let Some(king) = self.king(us) else {
+            return false;
+        };
+        let ours = self.by_color(us);
+        let occ = self.occupied();
+        if self.attackers_to(king, us.other(), occ).any() {
+            return false;
+        }
+        let free = !self.pinned(king);
+        let target = self.mask & !ours;
+        let knights = self.pieces(us, Role::Knight) & free;
+        // `Bitboard::any` is "not empty"; this is the iterator's.
+        let some = |pieces: Bitboard, reach: &dyn Fn(Square) -> Bitboard| {
+            Iterator::any(&mut pieces.into_iter(), |f| (reach(f) & target).any())
+        };
+        if some(knights, &knight_attacks) {
+            return true;
+        }
+        let queens = self.by_role(Role::Queen);
+        let diagonal = (self.by_role(Role::Bishop) | queens) & ours & free;
+        if some(diagonal, &|f| bishop_attacks(f, occ)) {
+            return true;
+        }
+        let straight = (self.by_role(Role::Rook) | queens) & ours & free;
+        some(straight, &|f| rook_attacks(f, occ))
+    }
+
+    /// Our pieces pinned to our king `king`: enemy sliders that see the
+    /// king through exactly one of ours.
+    #[inline(always)]
+    fn pinned(&self, king: Square) -> Bitboard {
+        let us = self.turn;
+        let ours = self.by_color(us);
+        let theirs = self.by_color(us.other());
+        let occ = ours | theirs;
+        let rq = (self.by_role(Role::Rook) | self.by_role(Role::Queen)) & theirs;
+        let bq = (self.by_role(Role::Bishop) | self.by_role(Role::Queen)) & theirs;
+        let snipers = (rook_attacks(king, theirs) & rq) | (bishop_attacks(king, theirs) & bq);
+        let mut pinned = Bitboard::EMPTY;
+        for s in snipers {
+            let b = between(king, s) & occ;
+            if !b.more_than_one() && (b & ours).any() {
+                pinned |= b;
+            }
+        }
+        pinned
     }
 
     /// Whether an en-passant capture is legal right now.
@@ -150,10 +224,24 @@ impl Position {
             && others.is_empty()
     }
 
+    /// The legal moves that land on a square of `within` (the search's
+    /// quiescence asks for captures and promotions only: most of the full
+    /// list's cost is moves it would throw away).
+    pub fn legal_moves_within(&self, within: Bitboard, out: &mut MoveList) {
+        out.clear();
+        self.generate_within(RoleSet::ALL, within, out);
+    }
+
     /// The generator. Assumes the side to move has exactly one king; a
     /// position without one has no moves.
     #[inline]
     pub fn generate<S: MoveSink>(&self, roles: RoleSet, sink: &mut S) {
+        self.generate_within(roles, Bitboard::FULL, sink);
+    }
+
+    /// [`Position::generate`], only moves that land on `within`.
+    #[inline(always)]
+    fn generate_within<S: MoveSink>(&self, roles: RoleSet, within: Bitboard, sink: &mut S) {
         let us = self.turn;
         let them_c = us.other();
         let Some(king) = self.king(us) else {
@@ -165,27 +253,18 @@ impl Position {
         let checkers = self.attackers_to(king, them_c, occ);
 
         if roles.contains(Role::King) {
-            self.gen_king(king, checkers, sink);
+            self.gen_king(king, within, sink);
         }
         if checkers.more_than_one() || sink.done() {
             return;
         }
-        let target = match checkers.single() {
-            Some(c) => between(king, c).with(c),
-            None => self.mask & !ours,
-        };
+        let target = within
+            & match checkers.single() {
+                Some(c) => between(king, c).with(c),
+                None => self.mask & !ours,
+            };
 
-        // Pins: enemy sliders that see the king through exactly one of ours.
-        let rq = (self.by_role(Role::Rook) | self.by_role(Role::Queen)) & theirs;
-        let bq = (self.by_role(Role::Bishop) | self.by_role(Role::Queen)) & theirs;
-        let snipers = (rook_attacks(king, theirs) & rq) | (bishop_attacks(king, theirs) & bq);
-        let mut pinned = Bitboard::EMPTY;
-        for s in snipers {
-            let b = between(king, s) & occ;
-            if !b.more_than_one() && (b & ours).any() {
-                pinned |= b;
-            }
-        }
+        let pinned = self.pinned(king);
 
         let allowed = |from: Square| -> Bitboard {
             if pinned.contains(from) {
@@ -226,7 +305,8 @@ impl Position {
             if pawns.any() {
                 match self.pawns {
                     PawnStyle::Orthodox => {
-                        self.gen_pawns_orthodox(pawns, king, target, checkers, &allowed, sink)
+                        let ep = self.ep_square().filter(|&e| within.contains(e));
+                        self.gen_pawns_orthodox(king, target, checkers, ep, &allowed, sink)
                     }
                     PawnStyle::Fluky | PawnStyle::Minichess => {
                         self.gen_pawns_fluky(pawns, target, &allowed, sink)
@@ -239,17 +319,21 @@ impl Position {
             return;
         }
         if roles.contains(Role::King) && checkers.is_empty() && self.castling != 0 {
-            self.gen_castling(king, sink);
+            if within == Bitboard::FULL {
+                self.gen_castling(king, sink);
+            } else {
+                self.gen_castling(king, &mut Within { sink, within });
+            }
         }
     }
 
     #[inline(always)]
-    fn gen_king<S: MoveSink>(&self, king: Square, _checkers: Bitboard, sink: &mut S) {
+    fn gen_king<S: MoveSink>(&self, king: Square, within: Bitboard, sink: &mut S) {
         let us = self.turn;
         let them = us.other();
         let theirs = self.by_color(them);
         let occ = self.occupied().without(king);
-        let mut to = king_attacks(king) & self.mask & !self.by_color(us);
+        let mut to = king_attacks(king) & self.mask & !self.by_color(us) & within;
         // Every square they attack, with our king off the board (so that it
         // cannot hide behind itself along a slider's line): pawns set-wise
         // and branch-free (`white` is all ones when they are White), then
@@ -354,16 +438,18 @@ impl Position {
         s & self.mask & !self.occupied()
     }
 
+    /// Our pawns' moves (`ep`: the en-passant square, if one may be landed on).
     fn gen_pawns_orthodox<S: MoveSink>(
         &self,
-        pawns: Bitboard,
         king: Square,
         target: Bitboard,
         checkers: Bitboard,
+        ep: Option<Square>,
         allowed: &impl Fn(Square) -> Bitboard,
         sink: &mut S,
     ) {
         let us = self.turn;
+        let pawns = self.pieces(us, Role::Pawn);
         let theirs = self.by_color(us.other());
         // Pushes of all pawns at once; per pawn only its own bits are picked
         // out by rotating its square forward. No branch on the colour: the
@@ -395,7 +481,7 @@ impl Position {
                 sink.add_pawn(from, rot, to, two);
             }
         }
-        if let Some(ep) = self.ep_square() {
+        if let Some(ep) = ep {
             // The captured pawn may be the checker even if `ep` is not in `target`.
             let cap_sq = match us {
                 Color::White => ep - 8,

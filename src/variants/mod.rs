@@ -181,6 +181,19 @@ pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
     fn search_null(&self) -> Option<Self> {
         None
     }
+    /// Plays `mv` for the search: the same state as `play`, but a variant
+    /// may skip work that only pays off when every position's moves are
+    /// listed (random playouts do; the search cuts most nodes before
+    /// listing them).
+    fn search_play(&mut self, mv: Move) {
+        self.play(mv)
+    }
+    /// Legal moves that include every capture and promotion (quiescence
+    /// keeps only those); the default lists every legal move, a variant may
+    /// leave out moves that are neither.
+    fn search_tactical_candidates(&self, out: &mut MoveList) {
+        self.legal_moves(out)
+    }
 }
 
 /// Mixes variant state `x` into a search key `h` (splitmix64 finaliser).

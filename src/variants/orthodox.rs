@@ -6,6 +6,7 @@
 
 pub use super::legal_cache::LegalCache;
 use super::*;
+use crate::board::{Bitboard, RoleSet};
 use crate::notation::fen::write_fen;
 use crate::notation::san;
 use serde::de::DeserializeOwned;
@@ -65,6 +66,26 @@ impl<R: OrthodoxRules> Orthodox<R> {
         self.progress.result = orthodox_ending(pos, &self.progress, R::ENDINGS, || legal.fill(pos))
             .map(by_color_index);
     }
+
+    /// `update_result` without keeping the move list: the cheapest test
+    /// that a move exists.
+    fn update_result_unlisted(&mut self) {
+        self.legal.invalidate();
+        let pos = &self.pos;
+        self.progress.result =
+            orthodox_ending(pos, &self.progress, R::ENDINGS, || pos.has_legal_move())
+                .map(by_color_index);
+    }
+
+    /// The position and history after `mv`, before the result update.
+    fn advance(&mut self, mv: Move) {
+        self.pos.play(mv);
+        self.progress.plies += 1;
+        // Captures and pawn moves can never be undone.
+        let irreversible = self.pos.halfmove_clock() == 0;
+        self.progress
+            .record(self.pos.repetition_key(), irreversible);
+    }
 }
 
 impl<R: OrthodoxRules> Game for Orthodox<R> {
@@ -87,13 +108,25 @@ impl<R: OrthodoxRules> Game for Orthodox<R> {
         }
     }
     fn play(&mut self, mv: Move) {
-        self.pos.play(mv);
-        self.progress.plies += 1;
-        // Captures and pawn moves can never be undone.
-        let irreversible = self.pos.halfmove_clock() == 0;
-        self.progress
-            .record(self.pos.repetition_key(), irreversible);
+        self.advance(mv);
         self.update_result();
+    }
+    fn search_play(&mut self, mv: Move) {
+        self.advance(mv);
+        self.update_result_unlisted();
+    }
+    fn search_tactical_candidates(&self, out: &mut MoveList) {
+        out.clear();
+        if self.progress.result.is_none() {
+            let pos = &self.pos;
+            let us = pos.turn();
+            let promotions = Bitboard::rank(pos.geometry().last_rank(us));
+            let ep = pos
+                .ep_square()
+                .map_or(Bitboard::EMPTY, Bitboard::from_square);
+            let within = pos.by_color(us.other()) | promotions | ep;
+            pos.legal_moves_within(within, out);
+        }
     }
     fn san(&self, mv: Move) -> String {
         san::san(&self.pos, mv)
@@ -116,7 +149,7 @@ impl<R: OrthodoxRules> Game for Orthodox<R> {
         }
         let mut g = self.clone();
         g.pos.play_null();
-        g.update_result();
+        g.update_result_unlisted();
         Some(g)
     }
 }
@@ -130,6 +163,8 @@ pub trait LegalMemo: Clone + Default + Send + Sync + 'static {
     fn fill(&mut self, pos: &Position) -> bool;
     /// The legal moves of `pos`, the position of the last `fill`, into `out`.
     fn write(&self, pos: &Position, out: &mut MoveList);
+    /// Forgets the kept moves (the position changed without a `fill`).
+    fn invalidate(&mut self) {}
 }
 
 /// Keeps nothing: the result update only asks whether a move exists
@@ -141,7 +176,8 @@ pub struct NoMemo;
 impl LegalMemo for NoMemo {
     #[inline(always)]
     fn fill(&mut self, pos: &Position) -> bool {
-        pos.has_legal_move()
+        // In random playouts the king-first test is cheaper on 5x5 boards.
+        pos.has_legal_move_of(RoleSet::ALL)
     }
     #[inline(always)]
     fn write(&self, pos: &Position, out: &mut MoveList) {
@@ -153,6 +189,10 @@ impl LegalMemo for LegalCache {
     #[inline(always)]
     fn fill(&mut self, pos: &Position) -> bool {
         LegalCache::fill(self, pos)
+    }
+    #[inline(always)]
+    fn invalidate(&mut self) {
+        LegalCache::invalidate(self)
     }
     #[inline(always)]
     fn write(&self, pos: &Position, out: &mut MoveList) {

@@ -24,6 +24,7 @@ mod parse_fuzz;
 mod perft;
 mod random_move_number;
 mod search;
+mod search_hooks;
 mod shakmaty_diff;
 mod texel;
 mod vecenv;

@@ -230,7 +230,7 @@ impl Engine {
         let m = super::qsearch::pick(&mut buf, 0);
         self.moves[ply] = buf;
         let mut grand = child.clone();
-        grand.play(m);
+        grand.search_play(m);
         // The window for `p`.
         let (a, b) = if p == pov {
             (alpha, beta)

@@ -274,7 +274,7 @@ impl Engine {
         let mut best = -INF;
         for (i, &m) in root.iter().enumerate() {
             let mut child = g.clone();
-            child.play(m);
+            child.search_play(m);
             let v = self.child_value(&child, depth, i, false, alpha, beta, me, 0);
             if self.stopped {
                 return best.max(-INF);
@@ -442,7 +442,7 @@ impl Engine {
         for i in 0..buf.len() {
             let m = pick(&mut buf, i);
             let mut child = g.clone();
-            child.play(m);
+            child.search_play(m);
             let reducible = !in_check && !is_tactical(pos, m);
             let v = self.child_value(&child, depth, i, reducible, alpha, beta, me, ply);
             if self.stopped {

@@ -35,7 +35,7 @@ impl Engine {
         for i in 0..buf.len() {
             let m = pick(&mut buf, i);
             let mut child = g.clone();
-            child.play(m);
+            child.search_play(m);
             let v = self.node(&child, depth - 1, alpha, beta, me, ply + 1, 0);
             if self.stopped {
                 self.moves[ply] = buf;
@@ -66,7 +66,11 @@ impl Engine {
         buf: &mut Vec<(i32, Move)>,
     ) {
         let mut ml = MoveList::new();
-        g.legal_moves(&mut ml);
+        if tactical_only {
+            g.search_tactical_candidates(&mut ml);
+        } else {
+            g.legal_moves(&mut ml);
+        }
         let pos = g.position();
         buf.clear();
         for &m in ml.iter() {
