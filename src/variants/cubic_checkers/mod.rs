@@ -215,26 +215,29 @@ impl CubicCheckers {
         };
     }
 
+    /// Moves the cube on `from` to the empty square `to`.
     fn move_cube(&mut self, from: Square, to: Square) {
-        let p = self.pos.piece_at(from);
-        self.pos.set_piece(from, None);
-        self.pos.set_piece(to, p);
+        if let Some(p) = self.pos.remove(from) {
+            self.pos.put(to, p);
+        }
     }
 
     /// Ends the move of `us`, whose cube stands on `to`: demotions, pausing,
     /// the no-jump count, the turn.
     fn end_move(&mut self, us: Color, to: Square, jumped: Bitboard) {
         for x in jumped {
-            match self.pos.role_at(x) {
-                Some(Role::Rook) => self.pos.set_role(x, Role::Bishop),
-                Some(Role::Bishop) => self.pos.set_role(x, Role::Knight),
-                Some(Role::Knight) => self.pos.set_role(x, Role::Pawn),
-                _ => {
-                    self.pos.set_piece(x, None);
-                    let theirs = &mut self.paused[us.other() as usize];
-                    if *theirs == Some(x) {
-                        *theirs = None;
-                    }
+            // R→B→N→P→removed: one face down (roles are ordered P, N, B, R;
+            // cubes have no other faces).
+            let Some(p) = self.pos.remove(x) else {
+                continue;
+            };
+            if p.role != Role::Pawn {
+                let down = Role::from_index(p.role as usize - 1);
+                self.pos.put(x, Piece::new(p.color, down));
+            } else {
+                let theirs = &mut self.paused[us.other() as usize];
+                if *theirs == Some(x) {
+                    *theirs = None;
                 }
             }
         }

@@ -49,8 +49,16 @@ impl JumpBoard {
     /// jumped yet, onto any empty square behind it.
     #[inline]
     pub fn for_each_jump(&self, from: Square, mut f: impl FnMut(Square, Square)) {
-        // The first cube on each diagonal (flying over empty squares).
-        let firsts = bishop_attacks(from, self.occ) & self.theirs & !self.jumped;
+        // The first cube on each diagonal (flying over empty squares), kept
+        // only when the square right behind it is empty (the others have
+        // no landing: skipping them spares the loop its mispredicted turns).
+        let empty = !self.occ.0;
+        let ray = &RAYS[from as usize];
+        let open = ray[0] & step(empty, 3)
+            | ray[1] & step(empty, 2)
+            | ray[2] & step(empty, 1)
+            | ray[3] & step(empty, 0);
+        let firsts = bishop_attacks(from, self.occ) & self.theirs & !self.jumped & Bitboard(open);
         for x in firsts {
             // Empty squares behind `x`, away from `from`, up to the next cube.
             let behind = bishop_attacks(x, self.occ) & line(from, x) & !between(from, x);
@@ -184,10 +192,32 @@ impl JumpBoard {
     }
 }
 
+/// Each square's four diagonal rays (the square itself excluded), in
+/// `step`'s order of directions.
+static RAYS: [[u64; 4]; 64] = rays();
+
+const fn rays() -> [[u64; 4]; 64] {
+    let mut t = [[0; 4]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 4 {
+            let mut b = step(1 << sq, d);
+            while b != 0 {
+                t[sq][d] |= b;
+                b = step(b, d);
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
 /// Shifts every square one step along diagonal direction `d` (NE, NW, SE,
 /// SW; `3 - d` is the opposite one), dropping those that leave the board.
 #[inline(always)]
-fn step(b: u64, d: usize) -> u64 {
+const fn step(b: u64, d: usize) -> u64 {
     const NOT_A: u64 = !0x0101_0101_0101_0101;
     const NOT_H: u64 = !0x8080_8080_8080_8080;
     match d {
