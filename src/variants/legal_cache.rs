@@ -84,6 +84,32 @@ impl LegalCache {
         self.len = n.min(CACHE_MOVES);
         self.moves[..self.len].copy_from_slice(&list[..self.len]);
     }
+    /// Empties the list for a generator that writes it move by move (`add`,
+    /// `push`); `finish` makes it valid.
+    #[inline(always)]
+    pub(crate) fn start(&mut self) {
+        self.len = 0;
+        self.overflow = false;
+        self.valid = false;
+    }
+    /// Appends one move (see `start`).
+    #[inline(always)]
+    pub(crate) fn push(&mut self, m: Move) {
+        match self.moves.get_mut(self.len) {
+            Some(slot) => {
+                *slot = m;
+                self.len += 1;
+            }
+            None => self.overflow = true,
+        }
+    }
+    /// Marks the list written since `start` complete (valid unless it
+    /// overflowed); returns whether there is any move.
+    #[inline(always)]
+    pub(crate) fn finish(&mut self) -> bool {
+        self.valid = !self.overflow;
+        self.len > 0 || self.overflow
+    }
     /// Marks the moves stale (the position changed).
     #[inline(always)]
     pub(crate) fn invalidate(&mut self) {

@@ -172,6 +172,8 @@ pub fn parse(text: &str, max_plies: u32) -> Result<CubicCheckers, String> {
         jump: None,
         progress: Progress::new(max_plies),
         start_fen: String::new(),
+        left: None,
+        next: Default::default(),
     };
     if let Some(path) = f.get(6) {
         g.jump = Some(parse_jump(&g, path)?);

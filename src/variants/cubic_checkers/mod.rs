@@ -37,11 +37,12 @@
 mod fen;
 mod moves;
 
+use super::legal_cache::LegalCache;
 use super::*;
 use crate::board::attacks::between;
 use crate::board::{square, square_name, Bitboard, Geometry, Piece, Role, Square};
 use crate::encode::observation::{fill_plane, fill_squares};
-use moves::{add_plain, any_plain, JumpBoard};
+use moves::JumpBoard;
 use serde::{Deserialize, Serialize};
 
 /// The setup (docs/rules.md §7).
@@ -107,6 +108,14 @@ pub struct CubicCheckers {
     jump: Option<Jump>,
     progress: Progress,
     start_fen: String,
+    /// Derived, not state (worked out again when missing): the most cubes
+    /// the current decision's move must still jump, and its legal moves,
+    /// both as `play` found them for the position it led to (so a
+    /// multi-jump's later landings need no longest-jump search from scratch).
+    #[serde(skip)]
+    left: Option<u8>,
+    #[serde(skip)]
+    next: LegalCache,
 }
 
 impl CubicCheckers {
@@ -174,13 +183,14 @@ impl CubicCheckers {
         }
     }
 
-    /// Whether `c` (to move, no jump in progress) has a legal move.
-    fn has_move(&self, c: Color) -> bool {
-        let active = self.active(c);
-        any_plain(active, self.pos.occupied())
-            || self.jumps_enabled(c) && {
-                self.jump_board(c, Bitboard::EMPTY).jumpers(active).any()
-            }
+    /// Works out the first decisions of `c` (to move, no jump in progress)
+    /// into the cache; returns whether there is any.
+    fn cache_first_decisions(&mut self, c: Color) -> bool {
+        let b = self.jump_board(c, Bitboard::EMPTY);
+        let (active, jumps) = (self.active(c), self.jumps_enabled(c));
+        self.next.start();
+        self.left = Some(b.add_first(active, jumps, &mut self.next) as u8);
+        self.next.finish()
     }
 
     /// Decides whether the game is over once a move has ended (the side to
@@ -194,7 +204,7 @@ impl CubicCheckers {
         } else if count(us) <= CUBES_LOST_AT {
             // Only from a set-up position.
             Some((Termination::CubesLeft, Some(them as Player)))
-        } else if !self.has_move(them) {
+        } else if !self.cache_first_decisions(them) {
             Some((Termination::NoMoves, Some(us as Player)))
         } else if self.no_jump_count() >= NO_JUMP_LIMIT {
             Some((Termination::NoJumps, None))
@@ -205,26 +215,29 @@ impl CubicCheckers {
         };
     }
 
+    /// Moves the cube on `from` to the empty square `to`.
     fn move_cube(&mut self, from: Square, to: Square) {
-        let p = self.pos.piece_at(from);
-        self.pos.set_piece(from, None);
-        self.pos.set_piece(to, p);
+        if let Some(p) = self.pos.remove(from) {
+            self.pos.put(to, p);
+        }
     }
 
     /// Ends the move of `us`, whose cube stands on `to`: demotions, pausing,
     /// the no-jump count, the turn.
     fn end_move(&mut self, us: Color, to: Square, jumped: Bitboard) {
         for x in jumped {
-            match self.pos.role_at(x) {
-                Some(Role::Rook) => self.pos.set_role(x, Role::Bishop),
-                Some(Role::Bishop) => self.pos.set_role(x, Role::Knight),
-                Some(Role::Knight) => self.pos.set_role(x, Role::Pawn),
-                _ => {
-                    self.pos.set_piece(x, None);
-                    let theirs = &mut self.paused[us.other() as usize];
-                    if *theirs == Some(x) {
-                        *theirs = None;
-                    }
+            // R→B→N→P→removed: one face down (roles are ordered P, N, B, R;
+            // cubes have no other faces).
+            let Some(p) = self.pos.remove(x) else {
+                continue;
+            };
+            if p.role != Role::Pawn {
+                let down = Role::from_index(p.role as usize - 1);
+                self.pos.put(x, Piece::new(p.color, down));
+            } else {
+                let theirs = &mut self.paused[us.other() as usize];
+                if *theirs == Some(x) {
+                    *theirs = None;
                 }
             }
         }
@@ -285,37 +298,31 @@ impl Game for CubicCheckers {
         if self.progress.result.is_some() {
             return;
         }
-        let us = self.pos.turn();
-        let mut best = 0;
-        if let Some(j) = &self.jump {
-            self.jump_board(us, j.jumped)
-                .add_longest(j.current(), &mut best, out);
+        if self.next.copy_to(out) {
             return;
         }
-        let active = self.active(us);
-        if self.jumps_enabled(us) {
-            let b = self.jump_board(us, Bitboard::EMPTY);
-            let jumpers = b.jumpers(active);
-            debug_assert_eq!(
-                jumpers,
-                Bitboard(
-                    active
-                        .filter(|&sq| b.can_jump(sq))
-                        .fold(0, |m, sq| m | 1 << sq)
-                )
-            );
-            // Cubes without a jump add nothing: skip their search.
-            for from in jumpers {
-                b.add_longest(from, &mut best, out);
+        let us = self.pos.turn();
+        match &self.jump {
+            Some(j) => {
+                let b = self.jump_board(us, j.jumped);
+                let left = self.left.map_or_else(|| b.longest(j.current()), u32::from);
+                b.add_continuations(j.current(), left, out);
             }
-        }
-        if best == 0 {
-            add_plain(active, self.pos.occupied(), out);
+            None => {
+                let b = self.jump_board(us, Bitboard::EMPTY);
+                b.add_first(self.active(us), self.jumps_enabled(us), out);
+            }
         }
     }
     fn play(&mut self, mv: Move) {
         let us = self.pos.turn();
         let (from, to) = (mv.from(), mv.to());
+        // The most cubes this move must still jump, this landing included.
+        let left = self
+            .left
+            .take()
+            .map_or_else(|| self.max_capture(), u32::from);
+        self.next.invalidate();
         self.progress.plies += 1;
         let over = between(from, to) & self.pos.occupied();
         if over.is_empty() {
@@ -335,12 +342,18 @@ impl Game for CubicCheckers {
         j.len += 1;
         j.jumped |= over;
         self.move_cube(from, to);
-        // The shift test, branch-free (the same answer as `can_jump`).
+        // A legal landing lies on a longest jump: one cube fewer is left.
         let b = self.jump_board(us, j.jumped);
-        if b.jumpers(Bitboard::from_square(to)).any() {
+        debug_assert_eq!(left > 1, b.can_jump(to), "a landing off a longest jump");
+        if left > 1 {
             self.jump = Some(j);
             if self.progress.plies >= self.progress.max_plies {
                 self.progress.result = Some((Termination::MaxPlies, None));
+            } else {
+                self.left = Some(left as u8 - 1);
+                self.next.start();
+                b.add_continuations(to, left - 1, &mut self.next);
+                self.next.finish();
             }
         } else {
             self.end_move(us, to, j.jumped);
