@@ -37,6 +37,8 @@
 //! field counts Black's turns. The en-passant field is written when a pawn
 //! of the side to move could take en passant (first move of a turn only).
 
+#[cfg(test)]
+mod tests;
 mod turn;
 
 use super::dice::{self, FACE_NAMES};

@@ -13,8 +13,11 @@
 //! squares those change or cross); only the rest go through the exact
 //! search ([`can_use`]).
 
-use crate::board::attacks::between;
-use crate::board::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role, RoleSet};
+use crate::board::attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks,
+    rook_attacks,
+};
+use crate::board::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role, RoleSet, Square};
 
 /// Dice left by face (face index = role index).
 pub type DiceLeft = [u8; 6];
@@ -78,10 +81,16 @@ pub fn can_use(pos: &Position, left: &DiceLeft, need: u8) -> bool {
             if need == 2 && shut.as_ref().is_some_and(|s| s.stays_shut(&rest, m)) {
                 continue;
             }
-            let mut p = pos.clone();
-            play_within_turn(&mut p, m);
-            if can_use(&p, &rest, need - 1) {
-                return true;
+            if need == 2 {
+                if has_move_after(pos, m, roles_left(&rest)) {
+                    return true;
+                }
+            } else {
+                let mut p = pos.clone();
+                play_within_turn(&mut p, m);
+                if can_use(&p, &rest, need - 1) {
+                    return true;
+                }
             }
             if need == 2 && shut.is_none() {
                 shut = Some(ShutIn::new(pos, left));
@@ -156,9 +165,16 @@ fn max_usable_among(pos: &Position, left: &DiceLeft, list: &[Move], wit: &Witnes
 pub fn max_and_legal(pos: &Position, left: &DiceLeft, out: &mut MoveList) -> u8 {
     pos.pseudo_moves_of(roles_left(left), out);
     let wit = Witnesses::new(pos, out);
+    let chained = |k: u8| wit.chain(pos, Bitboard::EMPTY, left, k).is_some();
+    // A chain of all the dice needs no bound (the usual case).
+    let all: u8 = left.iter().sum();
+    if all >= 2 && wit.covers(left) && chained(all) {
+        keep_legal(pos, &wit, left, all, out);
+        return all;
+    }
     let bound = usable_bound(pos, left, out);
     for k in (2..=bound).rev() {
-        if wit.chain(pos, Bitboard::EMPTY, left, k).is_some() {
+        if k < all && chained(k) {
             keep_legal(pos, &wit, left, k, out);
             return k;
         }
@@ -180,8 +196,12 @@ pub fn keep_legal(pos: &Position, wit: &Witnesses, left: &DiceLeft, need: u8, li
     if need <= 1 {
         return; // every move uses one die and nothing more is possible
     }
-    let chains = wit.chains_per_face(pos, left, need - 1);
-    list.retain(|m| captures_king(pos, m) || keeps_maximum(pos, wit, &chains, left, m, need - 1));
+    let king = pos.king(pos.turn().other());
+    // Each face's chain of the other dice, found when a move of it asks.
+    let mut chains = [None; 6];
+    list.retain(|m| {
+        Some(m.to()) == king || keeps_maximum(pos, wit, &mut chains, left, m, need - 1)
+    });
 }
 
 /// An upper bound on the dice usable this turn: dice of faces that can move
@@ -370,35 +390,40 @@ impl Witnesses {
         None
     }
 
-    /// For each face of the dice `left`, the squares of one witness chain
-    /// that uses `need` of the other dice from here (`None`: no chain).
-    /// A move of that face that changes none of these squares keeps the
-    /// chain valid, so it keeps the maximum without a search of its own.
-    pub fn chains_per_face(
+    /// The squares of one witness chain that uses `need` of the dice
+    /// `left` but one of face `f` (`None`: no chain). A move of that face
+    /// that changes none of these squares keeps the chain valid, so it
+    /// keeps the maximum without a search of its own.
+    fn chain_without(
         &self,
         pos: &Position,
         left: &DiceLeft,
+        f: usize,
         need: u8,
-    ) -> [Option<Bitboard>; 6] {
-        let mut out = [None; 6];
-        for (f, squares) in out.iter_mut().enumerate() {
-            if left[f] > 0 {
-                let mut rest = *left;
-                rest[f] -= 1;
-                *squares = self.chain(pos, Bitboard::EMPTY, &rest, need);
-            }
+    ) -> Option<Bitboard> {
+        let mut rest = *left;
+        rest[f] -= 1;
+        if need == rest.iter().sum::<u8>() && !self.covers(&rest) {
+            return None;
         }
-        out
+        self.chain(pos, Bitboard::EMPTY, &rest, need)
+    }
+
+    /// Whether every face of the dice `left` has a witness (a chain that
+    /// uses them all needs one of each).
+    fn covers(&self, left: &DiceLeft) -> bool {
+        (0..6).all(|f| left[f] == 0 || self.len[f] > 0)
     }
 }
 
 /// Whether, after `mv` (a move of the dice `left`), the rest of the dice can
 /// still be used `need` more times. `wit` holds the witnesses of the current
-/// move list, `chains` its [`Witnesses::chains_per_face`].
-pub fn keeps_maximum(
+/// move list, `chains` the [`Witnesses::chain_without`] of each face (filled
+/// in here on first use).
+fn keeps_maximum(
     pos: &Position,
     wit: &Witnesses,
-    chains: &[Option<Bitboard>; 6],
+    chains: &mut [Option<Option<Bitboard>>; 6],
     left: &DiceLeft,
     mv: Move,
     need: u8,
@@ -407,7 +432,8 @@ pub fn keeps_maximum(
     let changed = changed_squares(mv, pos.turn());
     let mut rest = *left;
     rest[face] -= 1;
-    match chains[face] {
+    let chain = *chains[face].get_or_insert_with(|| wit.chain_without(pos, left, face, need));
+    match chain {
         Some(squares) if (squares & changed).is_empty() => return true,
         // A chain that must also avoid `changed` exists only if one exists.
         Some(_) if wit.chain(pos, changed, &rest, need).is_some() => return true,
@@ -426,7 +452,100 @@ pub fn keeps_maximum(
             return true;
         }
     }
+    if need == 1 {
+        return has_move_after(pos, mv, roles_left(&rest));
+    }
     let mut p = pos.clone();
     play_within_turn(&mut p, mv);
     can_use(&p, &rest, need)
+}
+
+/// Whether, after `mv` (a move of the side to move, not taking the king),
+/// the same side has a pseudo-legal move of `roles` in the same turn:
+/// [`play_within_turn`] then [`Position::has_pseudo_move_of`], mostly on
+/// the changed bitboards alone (no copy, hash or mailbox update). Castling
+/// (a king die with rights left and no plain king move) is played out.
+pub(super) fn has_move_after(pos: &Position, mv: Move, roles: RoleSet) -> bool {
+    if matches!(mv.kind(), MoveKind::Rotation(_)) {
+        return played_has_move(pos, mv, roles); // not a move of this variant
+    }
+    plain_move_after(pos, mv, roles)
+        || roles.contains(Role::King)
+            && pos.castling_rights() != 0
+            && played_has_move(pos, mv, Role::King.bit())
+}
+
+fn played_has_move(pos: &Position, mv: Move, roles: RoleSet) -> bool {
+    let mut p = pos.clone();
+    play_within_turn(&mut p, mv);
+    p.has_pseudo_move_of(roles)
+}
+
+/// [`has_move_after`] without castling, on bitboards (en passant has
+/// lapsed after a move of the turn).
+fn plain_move_after(pos: &Position, mv: Move, roles: RoleSet) -> bool {
+    let us = pos.turn();
+    let (from, to) = (mv.from(), mv.to());
+    let Some(role) = pos.role_at(from) else {
+        return false;
+    };
+    let mut ours = pos.by_color(us).without(from).with(to);
+    let mut theirs = pos.by_color(us.other()).without(to);
+    let new_role = mv.promotion().unwrap_or(role);
+    let mine = |r: Role| {
+        let b = pos.pieces(us, r);
+        let b = if r == role { b.without(from) } else { b };
+        if r == new_role {
+            b.with(to)
+        } else {
+            b
+        }
+    };
+    let mut rooks = mine(Role::Rook);
+    match mv.kind() {
+        MoveKind::EnPassant => {
+            theirs = theirs.without(match us {
+                Color::White => to - 8,
+                Color::Black => to + 8,
+            })
+        }
+        MoveKind::Castle => {
+            let rank = from & !7;
+            let (rf, rt) = if to > from {
+                (rank + 7, rank + 5)
+            } else {
+                (rank, rank + 3)
+            };
+            ours = ours.without(rf).with(rt);
+            rooks = rooks.without(rf).with(rt);
+        }
+        _ => {}
+    }
+    let occ = ours | theirs;
+    let target = !ours;
+    let reaches = |b: Bitboard, attacks: &dyn Fn(Square) -> Bitboard| {
+        let mut b = b;
+        Iterator::any(&mut b, |sq| (attacks(sq) & target).any())
+    };
+    Role::ALL.iter().any(|&r| {
+        roles.contains(r)
+            && match r {
+                Role::Pawn => {
+                    let pawns = mine(Role::Pawn);
+                    let push = match us {
+                        Color::White => pawns.up(),
+                        Color::Black => pawns.down(),
+                    };
+                    (push & !occ).any() || {
+                        let mut p = pawns;
+                        Iterator::any(&mut p, |sq| (pawn_attacks(us, sq) & theirs).any())
+                    }
+                }
+                Role::Knight => reaches(mine(r), &|sq| knight_attacks(sq)),
+                Role::Bishop => reaches(mine(r), &|sq| bishop_attacks(sq, occ)),
+                Role::Rook => reaches(rooks, &|sq| rook_attacks(sq, occ)),
+                Role::Queen => reaches(mine(r), &|sq| queen_attacks(sq, occ)),
+                Role::King => reaches(mine(r), &|sq| king_attacks(sq)),
+            }
+    })
 }
