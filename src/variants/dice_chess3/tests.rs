@@ -1,6 +1,7 @@
 //! The maximum-dice shortcuts of `turn` against playing the moves out.
 
-use super::turn::{self, has_move_after};
+use super::after::has_move_after;
+use super::turn;
 use super::*;
 use crate::board::{MoveKind, RoleSet};
 use crate::play::{game_rng, random_move};

@@ -13,11 +13,9 @@
 //! squares those change or cross); only the rest go through the exact
 //! search ([`can_use`]).
 
-use crate::board::attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks,
-    rook_attacks,
-};
-use crate::board::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role, RoleSet, Square};
+use super::after::has_move_after;
+use crate::board::attacks::between;
+use crate::board::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role, RoleSet};
 
 /// Dice left by face (face index = role index).
 pub type DiceLeft = [u8; 6];
@@ -74,6 +72,7 @@ pub fn can_use(pos: &Position, left: &DiceLeft, need: u8) -> bool {
         pos.pseudo_moves_of(Role::from_index(f).bit(), &mut ml);
         let mut rest = *left;
         rest[f] -= 1;
+        let last = roles_left(&rest);
         for &m in ml.iter() {
             if captures_king(pos, m) {
                 continue; // ends the turn after one die
@@ -82,7 +81,7 @@ pub fn can_use(pos: &Position, left: &DiceLeft, need: u8) -> bool {
                 continue;
             }
             if need == 2 {
-                if has_move_after(pos, m, roles_left(&rest)) {
+                if has_move_after(pos, m, last) {
                     return true;
                 }
             } else {
@@ -458,94 +457,4 @@ fn keeps_maximum(
     let mut p = pos.clone();
     play_within_turn(&mut p, mv);
     can_use(&p, &rest, need)
-}
-
-/// Whether, after `mv` (a move of the side to move, not taking the king),
-/// the same side has a pseudo-legal move of `roles` in the same turn:
-/// [`play_within_turn`] then [`Position::has_pseudo_move_of`], mostly on
-/// the changed bitboards alone (no copy, hash or mailbox update). Castling
-/// (a king die with rights left and no plain king move) is played out.
-pub(super) fn has_move_after(pos: &Position, mv: Move, roles: RoleSet) -> bool {
-    if matches!(mv.kind(), MoveKind::Rotation(_)) {
-        return played_has_move(pos, mv, roles); // not a move of this variant
-    }
-    plain_move_after(pos, mv, roles)
-        || roles.contains(Role::King)
-            && pos.castling_rights() != 0
-            && played_has_move(pos, mv, Role::King.bit())
-}
-
-fn played_has_move(pos: &Position, mv: Move, roles: RoleSet) -> bool {
-    let mut p = pos.clone();
-    play_within_turn(&mut p, mv);
-    p.has_pseudo_move_of(roles)
-}
-
-/// [`has_move_after`] without castling, on bitboards (en passant has
-/// lapsed after a move of the turn).
-fn plain_move_after(pos: &Position, mv: Move, roles: RoleSet) -> bool {
-    let us = pos.turn();
-    let (from, to) = (mv.from(), mv.to());
-    let Some(role) = pos.role_at(from) else {
-        return false;
-    };
-    let mut ours = pos.by_color(us).without(from).with(to);
-    let mut theirs = pos.by_color(us.other()).without(to);
-    let new_role = mv.promotion().unwrap_or(role);
-    let mine = |r: Role| {
-        let b = pos.pieces(us, r);
-        let b = if r == role { b.without(from) } else { b };
-        if r == new_role {
-            b.with(to)
-        } else {
-            b
-        }
-    };
-    let mut rooks = mine(Role::Rook);
-    match mv.kind() {
-        MoveKind::EnPassant => {
-            theirs = theirs.without(match us {
-                Color::White => to - 8,
-                Color::Black => to + 8,
-            })
-        }
-        MoveKind::Castle => {
-            let rank = from & !7;
-            let (rf, rt) = if to > from {
-                (rank + 7, rank + 5)
-            } else {
-                (rank, rank + 3)
-            };
-            ours = ours.without(rf).with(rt);
-            rooks = rooks.without(rf).with(rt);
-        }
-        _ => {}
-    }
-    let occ = ours | theirs;
-    let target = !ours;
-    let reaches = |b: Bitboard, attacks: &dyn Fn(Square) -> Bitboard| {
-        let mut b = b;
-        Iterator::any(&mut b, |sq| (attacks(sq) & target).any())
-    };
-    Role::ALL.iter().any(|&r| {
-        roles.contains(r)
-            && match r {
-                Role::Pawn => {
-                    let pawns = mine(Role::Pawn);
-                    let push = match us {
-                        Color::White => pawns.up(),
-                        Color::Black => pawns.down(),
-                    };
-                    (push & !occ).any() || {
-                        let mut p = pawns;
-                        Iterator::any(&mut p, |sq| (pawn_attacks(us, sq) & theirs).any())
-                    }
-                }
-                Role::Knight => reaches(mine(r), &|sq| knight_attacks(sq)),
-                Role::Bishop => reaches(mine(r), &|sq| bishop_attacks(sq, occ)),
-                Role::Rook => reaches(rooks, &|sq| rook_attacks(sq, occ)),
-                Role::Queen => reaches(mine(r), &|sq| queen_attacks(sq, occ)),
-                Role::King => reaches(mine(r), &|sq| king_attacks(sq)),
-            }
-    })
 }
