@@ -37,6 +37,9 @@
 //! field counts Black's turns. The en-passant field is written when a pawn
 //! of the side to move could take en passant (first move of a turn only).
 
+mod after;
+#[cfg(test)]
+mod tests;
 mod turn;
 
 use super::dice::{self, FACE_NAMES};

@@ -13,6 +13,7 @@
 //! squares those change or cross); only the rest go through the exact
 //! search ([`can_use`]).
 
+use super::after::has_move_after;
 use crate::board::attacks::between;
 use crate::board::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role, RoleSet};
 
@@ -71,6 +72,7 @@ pub fn can_use(pos: &Position, left: &DiceLeft, need: u8) -> bool {
         pos.pseudo_moves_of(Role::from_index(f).bit(), &mut ml);
         let mut rest = *left;
         rest[f] -= 1;
+        let last = roles_left(&rest);
         for &m in ml.iter() {
             if captures_king(pos, m) {
                 continue; // ends the turn after one die
@@ -78,10 +80,16 @@ pub fn can_use(pos: &Position, left: &DiceLeft, need: u8) -> bool {
             if need == 2 && shut.as_ref().is_some_and(|s| s.stays_shut(&rest, m)) {
                 continue;
             }
-            let mut p = pos.clone();
-            play_within_turn(&mut p, m);
-            if can_use(&p, &rest, need - 1) {
-                return true;
+            if need == 2 {
+                if has_move_after(pos, m, last) {
+                    return true;
+                }
+            } else {
+                let mut p = pos.clone();
+                play_within_turn(&mut p, m);
+                if can_use(&p, &rest, need - 1) {
+                    return true;
+                }
             }
             if need == 2 && shut.is_none() {
                 shut = Some(ShutIn::new(pos, left));
@@ -156,9 +164,16 @@ fn max_usable_among(pos: &Position, left: &DiceLeft, list: &[Move], wit: &Witnes
 pub fn max_and_legal(pos: &Position, left: &DiceLeft, out: &mut MoveList) -> u8 {
     pos.pseudo_moves_of(roles_left(left), out);
     let wit = Witnesses::new(pos, out);
+    let chained = |k: u8| wit.chain(pos, Bitboard::EMPTY, left, k).is_some();
+    // A chain of all the dice needs no bound (the usual case).
+    let all: u8 = left.iter().sum();
+    if all >= 2 && wit.covers(left) && chained(all) {
+        keep_legal(pos, &wit, left, all, out);
+        return all;
+    }
     let bound = usable_bound(pos, left, out);
     for k in (2..=bound).rev() {
-        if wit.chain(pos, Bitboard::EMPTY, left, k).is_some() {
+        if k < all && chained(k) {
             keep_legal(pos, &wit, left, k, out);
             return k;
         }
@@ -180,8 +195,12 @@ pub fn keep_legal(pos: &Position, wit: &Witnesses, left: &DiceLeft, need: u8, li
     if need <= 1 {
         return; // every move uses one die and nothing more is possible
     }
-    let chains = wit.chains_per_face(pos, left, need - 1);
-    list.retain(|m| captures_king(pos, m) || keeps_maximum(pos, wit, &chains, left, m, need - 1));
+    let king = pos.king(pos.turn().other());
+    // Each face's chain of the other dice, found when a move of it asks.
+    let mut chains = [None; 6];
+    list.retain(|m| {
+        Some(m.to()) == king || keeps_maximum(pos, wit, &mut chains, left, m, need - 1)
+    });
 }
 
 /// An upper bound on the dice usable this turn: dice of faces that can move
@@ -370,35 +389,40 @@ impl Witnesses {
         None
     }
 
-    /// For each face of the dice `left`, the squares of one witness chain
-    /// that uses `need` of the other dice from here (`None`: no chain).
-    /// A move of that face that changes none of these squares keeps the
-    /// chain valid, so it keeps the maximum without a search of its own.
-    pub fn chains_per_face(
+    /// The squares of one witness chain that uses `need` of the dice
+    /// `left` but one of face `f` (`None`: no chain). A move of that face
+    /// that changes none of these squares keeps the chain valid, so it
+    /// keeps the maximum without a search of its own.
+    fn chain_without(
         &self,
         pos: &Position,
         left: &DiceLeft,
+        f: usize,
         need: u8,
-    ) -> [Option<Bitboard>; 6] {
-        let mut out = [None; 6];
-        for (f, squares) in out.iter_mut().enumerate() {
-            if left[f] > 0 {
-                let mut rest = *left;
-                rest[f] -= 1;
-                *squares = self.chain(pos, Bitboard::EMPTY, &rest, need);
-            }
+    ) -> Option<Bitboard> {
+        let mut rest = *left;
+        rest[f] -= 1;
+        if need == rest.iter().sum::<u8>() && !self.covers(&rest) {
+            return None;
         }
-        out
+        self.chain(pos, Bitboard::EMPTY, &rest, need)
+    }
+
+    /// Whether every face of the dice `left` has a witness (a chain that
+    /// uses them all needs one of each).
+    fn covers(&self, left: &DiceLeft) -> bool {
+        (0..6).all(|f| left[f] == 0 || self.len[f] > 0)
     }
 }
 
 /// Whether, after `mv` (a move of the dice `left`), the rest of the dice can
 /// still be used `need` more times. `wit` holds the witnesses of the current
-/// move list, `chains` its [`Witnesses::chains_per_face`].
-pub fn keeps_maximum(
+/// move list, `chains` the [`Witnesses::chain_without`] of each face (filled
+/// in here on first use).
+fn keeps_maximum(
     pos: &Position,
     wit: &Witnesses,
-    chains: &[Option<Bitboard>; 6],
+    chains: &mut [Option<Option<Bitboard>>; 6],
     left: &DiceLeft,
     mv: Move,
     need: u8,
@@ -407,7 +431,8 @@ pub fn keeps_maximum(
     let changed = changed_squares(mv, pos.turn());
     let mut rest = *left;
     rest[face] -= 1;
-    match chains[face] {
+    let chain = *chains[face].get_or_insert_with(|| wit.chain_without(pos, left, face, need));
+    match chain {
         Some(squares) if (squares & changed).is_empty() => return true,
         // A chain that must also avoid `changed` exists only if one exists.
         Some(_) if wit.chain(pos, changed, &rest, need).is_some() => return true,
@@ -425,6 +450,9 @@ pub fn keeps_maximum(
         {
             return true;
         }
+    }
+    if need == 1 {
+        return has_move_after(pos, mv, roles_left(&rest));
     }
     let mut p = pos.clone();
     play_within_turn(&mut p, mv);
