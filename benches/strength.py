@@ -54,7 +54,9 @@ def opening(rng: random.Random, plies: int = 4) -> str:
     return random_opening(rng, plies)
 
 
-def vs_stockfish(levels: list[int], games: int, ms: int, seed: int) -> list[str]:
+def vs_stockfish(
+    levels: list[int], games: int, ms: int, seed: int, spec: str | None = None
+) -> list[str]:
     import chess.engine
 
     path = stockfish_path()
@@ -63,7 +65,7 @@ def vs_stockfish(levels: list[int], games: int, ms: int, seed: int) -> list[str]
         return []
     rng = random.Random(seed)
     rows = []
-    spec = f"search:ms={ms}"
+    spec = spec or f"search:ms={ms}"
     for level in levels:
         engine = chess.engine.SimpleEngine.popen_uci(path)
         engine.configure({"UCI_LimitStrength": True, "UCI_Elo": level, "Threads": 1})
@@ -75,7 +77,7 @@ def vs_stockfish(levels: list[int], games: int, ms: int, seed: int) -> list[str]
                 fen = opening(rng)  # each opening twice, colours swapped
             points += play_stockfish(engine, spec, fen, i % 2 == 0, ms / 1000, seed + i)
         engine.quit()
-        r = row(f"{spec} vs Stockfish UCI_Elo {level} ({ms} ms/move)", points, games)
+        r = row(f"{spec} vs Stockfish UCI_Elo {level} (Stockfish {ms} ms/move)", points, games)
         print(r, f"({time.time() - t0:.0f} s)", flush=True)
         rows.append(r)
     return rows
@@ -142,6 +144,12 @@ def main() -> None:
     p.add_argument("--levels", default="1350,1600,1800,2000")
     p.add_argument("--games", type=int, default=20, help="games per Stockfish level")
     p.add_argument("--ms", type=int, default=100, help="time per move, both sides")
+    p.add_argument(
+        "--spec",
+        default=None,
+        help="the engine's agent against Stockfish (default search:ms=MS); a node budget "
+        "such as search:nodes=300000 (0.1 s at 3M nodes/s) does not depend on the load",
+    )
     p.add_argument("--ladder-variants", default="chess,cubic,fluky")
     p.add_argument("--ladder-k", default="7-14", help="k range of 2^k node budgets")
     p.add_argument("--ladder-games", type=int, default=40)
@@ -156,7 +164,7 @@ def main() -> None:
     stamp = f"_{time.strftime('%Y-%m-%d')}, seed {args.seed}; written by benches/strength.py_"
     if "stockfish" in only:
         rows = vs_stockfish(
-            [int(x) for x in args.levels.split(",")], args.games, args.ms, args.seed
+            [int(x) for x in args.levels.split(",")], args.games, args.ms, args.seed, args.spec
         )
         if rows:
             write_section("stockfish", "\n".join([HEADER, *rows, "", stamp]))
