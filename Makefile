@@ -1,12 +1,13 @@
 # dicechess — build, lint and test recipes (GNU make).
 #
 #   make study      run the main job (the luck-vs-skill study)
-#   make test       everything CI runs: venv, lint, mypy, Rust tests, extension, wheel, pytest
+#   make test       everything CI runs: venvs (incl. the RL libraries), lint, mypy, Rust tests,
+#                   extension, wheel, pytest, notebooks
 #   make help       list all targets
 #
 # Every recipe works from a fresh clone: the first target that needs Python
-# creates .venv from requirements-dev.txt, and rustfmt/clippy are installed
-# with rustup if they are missing.
+# creates .venv from requirements-dev.txt (plus requirements-rl.txt for the
+# test targets), and rustfmt/clippy are installed with rustup if they are missing.
 
 SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -52,10 +53,11 @@ VENV_STAMP := $(VENV)/.requirements-dev.stamp
 
 help:
 	@echo "make study       run the main job (dicechess study)"
-	@echo "make test        venv + lint + typecheck + Rust tests + develop + wheel + pytest (not slow) + notebooks"
-	@echo "make test-slow   slow pytest tests and ignored Rust tests"
-	@echo "make test-rl     installs requirements-rl.txt (torch, SB3, RLlib deps) and runs the RL-library tests"
+	@echo "make test        venv + lint + typecheck + Rust tests + develop + wheel + venv-rl + pytest (not slow) + notebooks"
+	@echo "make test-slow   slow pytest tests (incl. the documented RLlib run) and ignored Rust tests"
+	@echo "make test-rl     only the RL-library tests and the RL notebook (installs requirements-rl.txt)"
 	@echo "make test-rl-slow  the documented RLlib training run (score against random)"
+	@echo "make venv-rl     install requirements-rl.txt (torch, SB3, RLlib deps, Tianshou) into .venv"
 	@echo "make perft       the (ignored) perft tests"
 	@echo "make bench       cargo bench"
 	@echo "make bench-strength  search agent vs Stockfish, budget ladders, dice baselines (docs/search.md)"
@@ -80,8 +82,9 @@ $(VENV_STAMP): requirements-dev.txt
 	$(VPY) -m pip install -r requirements-dev.txt
 	touch $@
 
-# The torch-based RL libraries (requirements-rl.txt, ~2.8 GB of wheels), only
-# for `make test-rl`: `make test` does not install them.
+# The torch-based RL libraries (requirements-rl.txt: ~2.8 GB of wheels, +5.7 GB
+# in .venv, about 4 min to download and install), for every target that runs
+# pytest or the notebooks: `make test` tests the real libraries.
 RL_STAMP := $(VENV)/.requirements-rl.stamp
 venv-rl: $(RL_STAMP)
 
@@ -157,10 +160,12 @@ docs: venv
 rust-test:
 	$(CARGO) test $(CARGO_LOCKED) $(CARGO_TEST_FLAGS)
 
-pytest: venv
+# tests/rl/test_rl_libraries.py imports torch, SB3, RLlib and Tianshou
+# outright (an ImportError, never a skip), hence venv-rl.
+pytest: venv venv-rl
 	$(VENV)/bin/pytest -m "not slow" -q $(PYTEST_ARGS)
 
-# Notebooks that need the torch-based RL libraries: run by `make test-rl`, not here.
+# Notebooks that need the torch-based RL libraries (also run alone by `make test-rl`).
 RL_NOTEBOOKS := notebooks/06_maskable_ppo.ipynb
 NBMAKE_ENV := JUPYTER_PATH=$(VENV_ABS)/share/jupyter JUPYTER_PREFER_ENV_PATH=1
 
@@ -169,29 +174,30 @@ NBMAKE_ENV := JUPYTER_PATH=$(VENV_ABS)/share/jupyter JUPYTER_PREFER_ENV_PATH=1
 # Their kernel ("python3") must be the venv's ipykernel, never a kernelspec in
 # the home directory: JUPYTER_PATH puts the venv's kernelspecs first and
 # JUPYTER_PREFER_ENV_PATH ranks the environment above user directories.
-notebooks: venv
+notebooks: venv venv-rl
 	@if compgen -G 'notebooks/*.ipynb' >/dev/null; then \
 	  $(VPY) -c 'import dicechess._core' 2>/dev/null || $(MAKE) develop; \
 	  echo "$(VENV)/bin/pytest --nbmake -q -p no:cacheprovider notebooks"; \
-	  $(NBMAKE_ENV) $(VENV)/bin/pytest --nbmake -q -p no:cacheprovider notebooks \
-	    $(addprefix --ignore=,$(RL_NOTEBOOKS)); \
+	  $(NBMAKE_ENV) $(VENV)/bin/pytest --nbmake -q -p no:cacheprovider notebooks; \
 	else echo "no notebooks to run"; fi
 
 # The order matters and is kept (.NOTPARALLEL): cheap checks first (lint,
 # mypy on the package against its stubs, the docs site), then the Rust tests,
 # then the release builds: develop's (target/release) and the manylinux2014
 # wheel's (zig, target/x86_64-unknown-linux-gnu), which tests/project/test_wheel.py
-# installs into a fresh virtualenv. The sdist build is `make test-slow`'s.
-test: venv lint typecheck docs rust-test develop wheel pytest notebooks
+# installs into a fresh virtualenv. The RL libraries (venv-rl) are installed
+# just before pytest, which needs them. The sdist build is `make test-slow`'s.
+test: venv lint typecheck docs rust-test develop wheel venv-rl pytest notebooks
 
-test-slow: venv develop
+test-slow: venv venv-rl develop
 	$(CARGO) test $(CARGO_LOCKED) $(CARGO_TEST_FLAGS) -- --ignored
 	@# pytest exits 5 when no test is marked slow yet; that is not a failure.
 	$(VENV)/bin/pytest -m slow -q $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
-# Stable-Baselines3 / sb3-contrib, RLlib and Tianshou on the envs
-# (tests/rl/test_rl_libraries.py) and the RL notebooks (MaskablePPO's learning
-# curve); a few minutes once the libraries are installed.
+# Only the RL-library part of `make test` (which runs it too): Stable-Baselines3 /
+# sb3-contrib, RLlib and Tianshou on the envs (tests/rl/test_rl_libraries.py)
+# and the RL notebooks (MaskablePPO's learning curve); a few minutes once the
+# libraries are installed.
 test-rl: venv-rl develop
 	$(VENV)/bin/pytest -m "not slow" -q tests/rl/test_rl_libraries.py $(PYTEST_ARGS)
 	$(NBMAKE_ENV) $(VENV)/bin/pytest --nbmake -q -p no:cacheprovider $(RL_NOTEBOOKS)

@@ -1,19 +1,25 @@
-"""The envs in the RL libraries themselves (torch-based, `make test-rl`):
-Stable-Baselines3's check_env and MaskablePPO, RLlib's PPO with the
-action-masking RLModule (single- and multi-agent, remote env runners),
-Tianshou's masked policy. Each test runs the real library."""
+"""The envs in the RL libraries themselves (torch-based; `make test`, or
+alone `make test-rl`): Stable-Baselines3's check_env and MaskablePPO, RLlib's
+PPO with the action-masking RLModule (single- and multi-agent, remote env
+runners), Tianshou's masked policy. Each test runs the real library, imported
+outright: without requirements-rl.txt (`make venv-rl`) this file fails to
+import instead of skipping."""
 
 from __future__ import annotations
 
 import warnings
 
+import gymnasium
 import numpy as np
 import pytest
+import ray
+import ray.rllib  # noqa: F401
+import sb3_contrib  # noqa: F401
+import stable_baselines3  # noqa: F401
+import tianshou  # noqa: F401
+import torch
 
-gymnasium = pytest.importorskip("gymnasium")
-pytest.importorskip("torch")
-
-import dicechess.gym as dgym  # noqa: E402
+import dicechess.gym as dgym
 
 IDS = sorted(dgym.ENV_IDS)
 
@@ -45,8 +51,6 @@ def test_sb3_maskable_ppo_on_a_vec_env():
 
 @pytest.fixture(scope="module")
 def ray_session():
-    ray = pytest.importorskip("ray")
-    pytest.importorskip("ray.rllib")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield ray
     ray.shutdown()
@@ -80,7 +84,6 @@ def test_rllib_registers_every_variant():
 
 
 def test_rllib_masking_module_never_picks_illegal_actions():
-    import torch
     from ray.rllib.core.columns import Columns
 
     import dicechess.rllib as drl
@@ -144,8 +147,6 @@ def test_tianshou_masked_dqn_against_masked_random():
     trained by its off-policy trainer for one short epoch: every action the
     DQN took was legal (an illegal one would end the game as a loss with
     info termination "illegal_action")."""
-    pytest.importorskip("tianshou")
-    import torch
     from tianshou.algorithm import (
         DQN,
         MARLRandomDiscreteMaskedOffPolicyAlgorithm,
