@@ -242,16 +242,20 @@ impl Outcomes {
         self.items[self.len] = (id, p);
         self.len += 1;
     }
+    #[inline]
     pub fn as_slice(&self) -> &[(Action, f64)] {
         &self.items[..self.len]
     }
+    #[inline]
     pub fn len(&self) -> usize {
         self.len
     }
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
     /// Samples an outcome with a uniform number `u` in `[0, 1)`.
+    #[inline]
     pub fn sample(&self, u: f64) -> Action {
         let mut acc = 0.0;
         for &(id, p) in self.as_slice() {

@@ -6,7 +6,7 @@
 
 pub use super::legal_cache::LegalCache;
 use super::*;
-use crate::board::{Bitboard, RoleSet};
+use crate::board::Bitboard;
 use crate::notation::fen::write_fen;
 use crate::notation::san;
 use serde::de::DeserializeOwned;
@@ -72,9 +72,10 @@ impl<R: OrthodoxRules> Orthodox<R> {
     fn update_result_unlisted(&mut self) {
         self.legal.invalidate();
         let pos = &self.pos;
-        self.progress.result =
-            orthodox_ending(pos, &self.progress, R::ENDINGS, || pos.has_legal_move())
-                .map(by_color_index);
+        self.progress.result = orthodox_ending(pos, &self.progress, R::ENDINGS, || {
+            pos.surely_has_legal_move() || pos.has_legal_move()
+        })
+        .map(by_color_index);
     }
 
     /// The position and history after `mv`, before the result update.
@@ -176,8 +177,7 @@ pub struct NoMemo;
 impl LegalMemo for NoMemo {
     #[inline(always)]
     fn fill(&mut self, pos: &Position) -> bool {
-        // In random playouts the king-first test is cheaper on 5x5 boards.
-        pos.has_legal_move_of(RoleSet::ALL)
+        pos.has_legal_move()
     }
     #[inline(always)]
     fn write(&self, pos: &Position, out: &mut MoveList) {
