@@ -2,7 +2,6 @@
 //! whether a face can still move after one move of the turn, read off the
 //! bitboards the move changes instead of a copy of the position played on.
 
-use super::turn::play_within_turn;
 use crate::board::attacks::{
     bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
 };
@@ -106,4 +105,13 @@ fn plain_move_after(pos: &Position, mv: Move, roles: RoleSet) -> bool {
         || (has(Role::Rook) && reaches!(rooks, |sq| rook_attacks(sq, occ)))
         || (has(Role::Queen) && reaches!(mine(Role::Queen), |sq| queen_attacks(sq, occ)))
         || (has(Role::King) && reaches!(mine(Role::King), king_attacks))
+}
+
+/// Plays `mv` inside a turn: the same side moves again, en passant lapses.
+#[inline(always)]
+pub fn play_within_turn(pos: &mut Position, mv: Move) {
+    let us = pos.turn();
+    pos.play(mv);
+    pos.set_turn(us);
+    pos.clear_ep();
 }

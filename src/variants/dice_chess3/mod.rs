@@ -546,7 +546,7 @@ impl Game for DiceChess3 {
                     let mut rest = self.left;
                     rest[turn::face_of(p, m)] -= 1;
                     let mut after = p.clone();
-                    turn::play_within_turn(&mut after, m);
+                    after::play_within_turn(&mut after, m);
                     let exact =
                         turn::captures_king(p, m) || turn::can_use(&after, &rest, self.need - 1);
                     if exact != ml.contains(m) {

@@ -31,7 +31,7 @@ fn has_move_after_agrees_with_playing_the_move() {
                     pos.pseudo_moves_of(RoleSet::ALL, &mut all);
                     for &m in all.iter().filter(|&&m| !turn::captures_king(pos, m)) {
                         let mut after = pos.clone();
-                        turn::play_within_turn(&mut after, m);
+                        after::play_within_turn(&mut after, m);
                         let sets = Role::ALL.map(|r| r.bit());
                         for roles in sets.into_iter().chain([RoleSet::ALL]) {
                             assert_eq!(

@@ -13,7 +13,7 @@
 //! squares those change or cross); only the rest go through the exact
 //! search ([`can_use`]).
 
-use super::after::has_move_after;
+use super::after::{has_move_after, play_within_turn};
 use crate::board::attacks::between;
 use crate::board::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role, RoleSet};
 
@@ -42,15 +42,6 @@ pub fn captures_king(pos: &Position, mv: Move) -> bool {
 #[inline(always)]
 pub fn face_of(pos: &Position, mv: Move) -> usize {
     pos.role_at(mv.from()).map_or(0, |r| r.index())
-}
-
-/// Plays `mv` inside a turn: the same side moves again, en passant lapses.
-#[inline(always)]
-pub fn play_within_turn(pos: &mut Position, mv: Move) {
-    let us = pos.turn();
-    pos.play(mv);
-    pos.set_turn(us);
-    pos.clear_ep();
 }
 
 /// Whether the dice `left` can be used `need` times in a row from `pos`
