@@ -83,3 +83,21 @@ def test_every_rule_book_citation_resolves() -> None:
     assert cited, "no citations found"
     missing = {n: sorted(f) for n, f in cited.items() if n not in sections}
     assert not missing, f"cited sections missing from docs/rules.md: {missing}"
+
+
+def test_no_merge_conflict_markers() -> None:
+    """A merge left `<<<<<<< HEAD` in docs/search.md once; tracked text files must have none."""
+    import subprocess
+
+    files = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    marker = re.compile(r"^(<{7} |={7}$|>{7} )", flags=re.M)
+    bad = []
+    for name in files:
+        if not name.endswith((".md", ".rs", ".py", ".pyi", ".toml", ".txt", ".yml", ".cfg")):
+            continue
+        path = ROOT / name
+        if path.is_file() and marker.search(path.read_text(encoding="utf-8", errors="replace")):
+            bad.append(name)
+    assert bad == []
