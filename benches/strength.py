@@ -5,10 +5,14 @@
    levels, both at the same time per move, from random 4-ply openings with
    colours alternated; through python-chess's UCI engine module.
 2. A budget ladder per variant: ``search:nodes=2^k`` against
-   ``search:nodes=2^(k-1)``; for chess each game starts from a random
-   4-ply opening (dice variants get their variety from the dice).
+   ``search:nodes=2^(k-1)``.
 3. Dice variants: ``search:nodes=N`` against ``expectimax:depth=2`` and
    ``mcts:sims=200``.
+
+Ladder and baseline matches are ``dc.paired_games``: pairs of games on the
+same dice with colours swapped, both opening with the same 4 random plies
+(deterministic agents would otherwise replay one game in a variant without
+dice, and draw by repetition in Fluky's start position).
 
 Each table (score, 95% Wilson interval, Elo difference) is printed and
 written between markers in docs/search.md. Scores count draws as half.
@@ -28,6 +32,8 @@ from dicechess.sim import wilson_interval
 from dicechess.study.anchor import play_stockfish, random_opening, stockfish_path
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "search.md"
+#: Random decisions both games of a pair open with (ladder and baselines).
+OPENING_PLIES = 4
 
 
 def elo(score: float) -> float:
@@ -89,18 +95,13 @@ def points_of_first(res) -> float:
 
 
 def match(variant: str, a: str, b: str, games: int, seed: int, threads: int | None) -> float:
-    """Points of ``a`` against ``b`` over ``games`` games, colours alternated."""
-    if variant != "chess":
-        res = dc.arena(variant, [a, b], games_per_pair=games, seed=seed, threads=threads)
-        return points_of_first(res)
-    # Chess: deterministic agents repeat games, so vary the openings.
-    rng = random.Random(seed)
-    points = 0.0
-    for i in range(0, games, 2):
-        fen = opening(rng)
-        r = dc.arena("chess", [a, b], games_per_pair=2, seed=seed + i, threads=threads, fen=fen)
-        points += points_of_first(r)
-    return points
+    """Points of ``a`` against ``b`` over ``games`` games: ``games // 2`` pairs
+    on common dice with colours swapped, each pair opening with the same
+    4 random plies (deterministic agents would otherwise replay one game)."""
+    res = dc.paired_games(
+        variant, (a, b), games // 2, seed=seed, threads=threads, opening_plies=OPENING_PLIES
+    )
+    return float(res.game_scores.sum())
 
 
 def ladder(variant: str, ks: range, games: int, seed: int, threads: int | None) -> list[str]:
@@ -153,8 +154,11 @@ def main() -> None:
     p.add_argument("--ladder-variants", default="chess,cubic,fluky")
     p.add_argument("--ladder-k", default="7-14", help="k range of 2^k node budgets")
     p.add_argument("--ladder-games", type=int, default=40)
-    p.add_argument("--baseline-variants", default="cubic,fluky,metamorph,random_move_number,vegas")
-    p.add_argument("--baseline-games", type=int, default=40)
+    p.add_argument(
+        "--baseline-variants",
+        default="fluky,metamorph,random_move_number,vegas,dice_chess,dice_chess3",
+    )
+    p.add_argument("--baseline-games", type=int, default=200)
     p.add_argument("--nodes", type=int, default=10000)
     p.add_argument("--threads", type=int, default=None)
     p.add_argument("--seed", type=int, default=1)

@@ -351,6 +351,10 @@ impl Game for DiceChess {
             self.pass_turn();
         }
     }
+    fn search_roll_roles(&self, outcome: Action) -> Option<RoleSet> {
+        let f = dice::roll_faces(2, outcome);
+        Some(Self::roll_roles([f[0], f[1]]))
+    }
     fn outcome_name(&self, outcome: Action) -> String {
         if (outcome as usize) < dice::num_rolls(2) {
             dice::roll_name(&dice::roll_faces(2, outcome)[..2])

@@ -45,7 +45,7 @@ pub mod vegas;
 pub use common::*;
 pub use endings::{by_color_index, no_move_ending, orthodox_ending, ColorResult, Endings};
 
-use crate::board::{Color, Move, MoveList, Position};
+use crate::board::{Color, Move, MoveList, Position, RoleSet};
 use crate::encode::ActionLayout;
 use serde::{de::DeserializeOwned, Serialize};
 
@@ -193,6 +193,15 @@ pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
     /// leave out moves that are neither.
     fn search_tactical_candidates(&self, out: &mut MoveList) {
         self.legal_moves(out)
+    }
+    /// At a chance node whose outcomes are rolls of piece dice (the board
+    /// stays as it is and the side to move in [`Game::position`] moves
+    /// next): the roles whose pieces outcome `outcome` lets move first.
+    /// The search's horizon (`hcap`) values a roll's threats from it
+    /// without playing the roll; `None` (the default) where outcomes are
+    /// not such rolls.
+    fn search_roll_roles(&self, _outcome: Action) -> Option<RoleSet> {
+        None
     }
 }
 

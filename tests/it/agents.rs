@@ -3,6 +3,7 @@
 //! and the skill ladder (small samples here, the full table behind
 //! `#[ignore]`, written to target/agents-ladder.md by `ladder_full`).
 
+use crate::common::apply_named;
 use dicechess::agents::eval::{evaluate, terminal_value, Evaluate};
 use dicechess::agents::expectimax::{Search, MAX_CHANCE_CHAIN};
 use dicechess::agents::{Agent, AgentSpec};
@@ -10,8 +11,8 @@ use dicechess::board::{Move, MoveList};
 use dicechess::sim::playouts::{playouts, GameRecord};
 use dicechess::sim::{game_rng, random_move, sample_outcome};
 use dicechess::variants::{
-    api, chess::Chess, cubic::Cubic, fluky::Fluky, random_move_number::RandomMoveNumber,
-    vegas::Vegas, AnyGame, Game, Node, Options, Outcomes,
+    chess::Chess, cubic::Cubic, fluky::Fluky, random_move_number::RandomMoveNumber, vegas::Vegas,
+    AnyGame, Game, Node, Options, Outcomes,
 };
 
 fn opts(pairs: &[(&str, &str)]) -> Options {
@@ -120,12 +121,6 @@ fn cubic_mate_in_one_and_winning_capture() {
     assert_all_choose(&g, "Ra8#");
     let g = Cubic::new(&opts(&[("fen", "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1")])).unwrap();
     assert_all_choose(&g, "Rxd5");
-}
-
-fn apply_named<G: Game>(g: &mut G, name: &str) {
-    assert_eq!(g.node(), Node::Chance, "{}", g.fen());
-    let a = api::string_to_action(g, name).unwrap();
-    api::apply_action(g, a).unwrap();
 }
 
 #[test]

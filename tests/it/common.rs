@@ -1,5 +1,7 @@
 //! Helpers shared by the integration tests, generic over [`Game`].
 
+use dicechess::agents::search::{Engine, SearchResult};
+use dicechess::agents::{eval::Evaluate, AgentSpec};
 use dicechess::board::MoveList;
 use dicechess::sim::{game_rng, random_move, sample_outcome};
 use dicechess::variants::{api, Action, Game, Node, Outcomes};
@@ -43,4 +45,19 @@ pub fn replay<G: Game>(g: &mut G, actions: &[Action]) {
         api::apply_action(g, a)
             .unwrap_or_else(|e| panic!("{}: action {i} ({a}) refused: {e}", g.variant()));
     }
+}
+
+/// Applies the chance outcome named `name` (e.g. "QK") to chance node `g`.
+pub fn apply_named<G: Game>(g: &mut G, name: &str) {
+    assert_eq!(g.node(), Node::Chance, "{}", g.fen());
+    let a = api::string_to_action(g, name).unwrap();
+    api::apply_action(g, a).unwrap();
+}
+
+/// A search of `g` by the agent `spec` (a `search:` spec), seeded with 0.
+pub fn search<G: Evaluate>(g: &G, spec: &str) -> SearchResult {
+    let AgentSpec::Search(p) = AgentSpec::parse(spec).unwrap() else {
+        panic!("{spec} is not a search spec")
+    };
+    Engine::new(p).search(g, &mut game_rng(0, 0), (None, None, None), None)
 }

@@ -25,6 +25,7 @@ mod perft;
 mod random_move_number;
 mod search;
 mod search_hooks;
+mod search_horizon;
 mod shakmaty_diff;
 mod texel;
 mod vecenv;

@@ -3,8 +3,9 @@
 //! search with and without table equals a plain expectimax at fixed depth),
 //! determinism of node budgets, and spec errors.
 
+use crate::common::{apply_named, search};
 use dicechess::agents::search::eval::Evaluator;
-use dicechess::agents::search::{terminal_value, Engine, Params, SearchResult, MATE};
+use dicechess::agents::search::{terminal_value, Engine, Params, MATE};
 use dicechess::agents::{eval::Evaluate, Agent, AgentSpec};
 use dicechess::board::MoveList;
 use dicechess::sim::game_rng;
@@ -25,21 +26,8 @@ fn chess(fen: &str) -> Chess {
     Chess::new(&opts(&[("fen", fen)])).unwrap()
 }
 
-fn search<G: Evaluate>(g: &G, spec: &str) -> SearchResult {
-    let AgentSpec::Search(p) = AgentSpec::parse(spec).unwrap() else {
-        panic!("{spec} is not a search spec")
-    };
-    Engine::new(p).search(g, &mut game_rng(0, 0), (None, None, None), None)
-}
-
 fn best_san<G: Evaluate>(g: &G, spec: &str) -> String {
     g.san(search(g, spec).best)
-}
-
-fn apply_named<G: Game>(g: &mut G, name: &str) {
-    assert_eq!(g.node(), Node::Chance, "{}", g.fen());
-    let a = api::string_to_action(g, name).unwrap();
-    api::apply_action(g, a).unwrap();
 }
 
 // ---------------------------------------------------------------- tactics

@@ -103,3 +103,52 @@ fn search_shortcuts_agree_with_the_rules() {
         "{decisions} {tactical}"
     );
 }
+
+/// `search_roll_roles` (the horizon's `hcap` shortcut) names, for every roll
+/// of a variant that answers it, the roles of the pieces the roll lets move
+/// first, and the roll leaves the board and the side to move as they are.
+#[test]
+fn search_roll_roles_names_the_pieces_a_roll_lets_move() {
+    let mut rolls = 0;
+    for v in VARIANTS {
+        for i in 0..4 {
+            let mut g = AnyGame::new(v, &Options::new()).unwrap();
+            with_game!(&mut g, x => {
+                walk_random_game(x, 31, i, |s, _| {
+                    if s.node() != Node::Chance {
+                        return;
+                    }
+                    let mut o = dicechess::variants::Outcomes::new();
+                    s.chance_outcomes(&mut o);
+                    let answers = o.as_slice().iter().filter(|x| s.search_roll_roles(x.0).is_some());
+                    let n = answers.count();
+                    assert!(n == 0 || n == o.len(), "{v}: some rolls answered, not all");
+                    for &(id, _) in o.as_slice().iter().take(n) {
+                        let roles = s.search_roll_roles(id).unwrap();
+                        let mut child = s.clone();
+                        child.apply_outcome(id);
+                        if !matches!(child.node(), Node::Decision(_)) {
+                            continue;
+                        }
+                        rolls += 1;
+                        assert!(child.position() == s.position(), "{v}: a roll moved a piece");
+                        let mut ml = MoveList::new();
+                        child.legal_moves(&mut ml);
+                        for &m in ml.iter().filter(|m| !m.is_null()) {
+                            let role = s.position().role_at(m.from()).unwrap();
+                            let castle_by_rook = matches!(m.kind(), MoveKind::Castle)
+                                && roles.contains(dicechess::board::Role::Rook);
+                            assert!(
+                                roles.contains(role) || castle_by_rook,
+                                "{v} {}: roll {} allows {m:?} of a {role:?}, not in {roles:?}",
+                                s.fen(),
+                                child.outcome_name(id)
+                            );
+                        }
+                    }
+                });
+            });
+        }
+    }
+    assert!(rolls > 1_000, "{rolls}");
+}

@@ -53,7 +53,7 @@ pub const WEIGHTS: Weights = Weights {
 };
 
 /// Chance nodes with more outcomes are valued by their own static value.
-const MAX_EXPANDED_OUTCOMES: usize = 8;
+pub const MAX_EXPANDED_OUTCOMES: usize = 8;
 
 /// Game-phase weight of N, B, R, Q.
 const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
@@ -245,6 +245,12 @@ impl Evaluator {
         let mut e = Evaluator::new(set.weights(8, 8));
         e.set = Some(set);
         e
+    }
+
+    /// The middlegame value of a piece of `role` (centipawns) under the
+    /// weights of the board evaluated last.
+    pub fn piece_value(&self, role: Role) -> f64 {
+        self.weights.mg_value[role.index()]
     }
 
     /// White-minus-Black centipawns of a non-terminal state, without tempo.

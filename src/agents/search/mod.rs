@@ -19,6 +19,7 @@
 mod budget;
 mod chance;
 pub mod eval;
+mod horizon;
 mod leaf;
 mod ordering;
 pub mod params;
@@ -367,6 +368,14 @@ impl Engine {
                         && self.params.qchance == QChance::Expect
                         && !self.eval.is_wide(g));
                 if !expand || chain >= MAX_CHANCE_CHAIN || ply >= MAX_PLY - 2 {
+                    if depth == 0
+                        && self.params.hcap
+                        && self.params.qsearch
+                        && self.params.qchance == QChance::Expect
+                        && self.eval.is_wide(g)
+                    {
+                        return self.wide_horizon(g, pov, ply);
+                    }
                     return self
                         .eval
                         .at_chance(g, pov, |c| terminal_value(c, pov, ply + 1));

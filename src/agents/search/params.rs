@@ -25,6 +25,7 @@ pub const KEYS: &[&str] = &[
     "uscale",
     "chance_tt",
     "weights",
+    "hcap",
 ];
 
 /// Deepest iteration (decisions).
@@ -81,6 +82,9 @@ pub struct Params {
     pub chance_tt: bool,
     /// The evaluation's weights (hand-set or Texel-tuned).
     pub weights: WeightSet,
+    /// Wide chance nodes on the horizon value each outcome with its
+    /// mover's best capture (`horizon.rs`), not by the static value alone.
+    pub hcap: bool,
 }
 
 impl Default for Params {
@@ -105,6 +109,7 @@ impl Default for Params {
             uscale: DEFAULT_UTILITY_SCALE,
             chance_tt: true,
             weights: WeightSet::Default,
+            hcap: true,
         }
     }
 }
@@ -170,6 +175,7 @@ impl Params {
                 "killers" => p.killers = flag()?,
                 "history" => p.history = flag()?,
                 "chance_tt" => p.chance_tt = flag()?,
+                "hcap" => p.hcap = flag()?,
                 "qsearch" => p.qsearch = flag()?,
                 "qchance" => {
                     p.qchance = match v {
@@ -225,6 +231,7 @@ impl fmt::Display for Params {
             ("history", self.history, d.history),
             ("qsearch", self.qsearch, d.qsearch),
             ("chance_tt", self.chance_tt, d.chance_tt),
+            ("hcap", self.hcap, d.hcap),
         ];
         for (k, v, dv) in flags {
             if v != dv {

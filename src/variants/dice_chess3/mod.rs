@@ -422,6 +422,9 @@ impl Game for DiceChess3 {
             self.phase = Phase::Moving;
         }
     }
+    fn search_roll_roles(&self, outcome: Action) -> Option<RoleSet> {
+        Some(dice::roles_of(&dice::roll_faces(3, outcome)))
+    }
     fn outcome_name(&self, outcome: Action) -> String {
         if (outcome as usize) < dice::num_rolls(3) {
             dice::roll_name(&dice::roll_faces(3, outcome))

@@ -346,6 +346,14 @@ impl Game for Vegas {
             self.forced_pass();
         }
     }
+    fn search_roll_roles(&self, outcome: Action) -> Option<RoleSet> {
+        let (a, b) = ((outcome / 7) as u8, (outcome % 7) as u8);
+        Some(if a == OPTIONAL || b == OPTIONAL {
+            RoleSet::ALL
+        } else {
+            roll_roles(a, b)
+        })
+    }
     fn outcome_name(&self, outcome: Action) -> String {
         if outcome < 49 {
             roll_name((outcome / 7) as u8, (outcome % 7) as u8)

@@ -1,0 +1,197 @@
+//! Wide chance nodes on the horizon (a Dice Chess roll: 21 outcomes, Vegas:
+//! 30, three dice: 56): searching each outcome costs more than a ply, and
+//! the chance state's own static value ignores that the player who rolls
+//! next may capture a hanging piece, if the roll allows it.
+//!
+//! With `hcap` (the default), each outcome is valued by the static value
+//! plus the best capture its mover can make, guessed without searching: the
+//! victim's value, less the capturer's when the square is defended after
+//! the capture (one exchange, as a static exchange evaluation's first
+//! step). A capture of the king ends the game and is valued as such. This
+//! is one node, like the static value it replaces. Every outcome leaves the
+//! board as it is, so the board is evaluated once; where the variant names
+//! the roles a roll lets move (`Game::search_roll_roles`), the captures are
+//! listed once and each roll takes the best of its roles', so a roll costs
+//! a few instructions, not a copy of the state and a move list.
+
+use super::ordering::is_capture;
+use super::{terminal_value, Engine};
+use crate::agents::eval::Evaluate;
+use crate::board::{Bitboard, Move, MoveKind, MoveList, Position, Role, RoleSet};
+use crate::variants::{Node, Outcomes, Player};
+
+impl Engine {
+    /// The value for `pov` of the wide chance node `g` at the horizon
+    /// (`ply` plies from the root): the exact expectation (in utility) over
+    /// its outcomes of the static value with each outcome's best capture.
+    pub(super) fn wide_horizon<G: Evaluate>(&mut self, g: &G, pov: Player, ply: usize) -> f64 {
+        let mut o = Outcomes::new();
+        g.chance_outcomes(&mut o);
+        let ut = self.eval.utility;
+        let base = self.eval.static_value(g, pov);
+        let mut ml = MoveList::new();
+        // Best gain per role of the side to roll, and the roles that can
+        // take the king (those rolls are played out).
+        let by_role = o
+            .as_slice()
+            .first()
+            .and_then(|&(id, _)| g.search_roll_roles(id))
+            .map(|_| {
+                g.position()
+                    .legal_moves_within(tactical_squares(g.position()), &mut ml);
+                self.gains_by_role(g.position(), &ml)
+            });
+        let mover_is_pov = g.position().turn() == g.color_of(pov);
+        let mut sum = 0.0;
+        for &(id, p) in o.as_slice() {
+            if p <= 0.0 {
+                continue;
+            }
+            let fast = match (&by_role, g.search_roll_roles(id)) {
+                (Some((gains, king)), Some(roles)) if (roles.0 & king.0) == 0 => {
+                    let gain = Role::ALL
+                        .iter()
+                        .filter(|r| roles.contains(**r))
+                        .map(|r| gains[r.index()])
+                        .fold(0.0, f64::max);
+                    Some(if mover_is_pov {
+                        base + gain
+                    } else {
+                        base - gain
+                    })
+                }
+                _ => None,
+            };
+            let v = match fast {
+                Some(v) => v,
+                None => self.outcome_played(g, id, base, pov, ply, &mut ml),
+            };
+            sum += p * ut.utility(v);
+        }
+        ut.centipawns(sum)
+    }
+
+    /// One outcome of [`Engine::wide_horizon`] played on a copy: its
+    /// mover's legal captures after the roll (and a king capture played).
+    fn outcome_played<G: Evaluate>(
+        &mut self,
+        g: &G,
+        id: crate::variants::Action,
+        base: f64,
+        pov: Player,
+        ply: usize,
+        ml: &mut MoveList,
+    ) -> f64 {
+        let mut child = g.clone();
+        child.apply_outcome(id);
+        debug_assert!(
+            child.position() == g.position(),
+            "a wide roll moved a piece"
+        );
+        match child.node() {
+            Node::Terminal => terminal_value(&child, pov, ply + 1),
+            Node::Chance => base,
+            Node::Decision(mover) => {
+                child.search_tactical_candidates(ml);
+                match self.best_capture(child.position(), ml) {
+                    Capture::King(m) => {
+                        let mut end = child.clone();
+                        end.search_play(m);
+                        if matches!(end.node(), Node::Terminal) {
+                            terminal_value(&end, pov, ply + 2)
+                        } else {
+                            base
+                        }
+                    }
+                    Capture::Gain(gain) if mover == pov => base + gain,
+                    Capture::Gain(gain) => base - gain,
+                }
+            }
+        }
+    }
+
+    /// Per role, the best one-exchange gain of the moves `ml` by that
+    /// role's pieces (0 when none gains), and the roles that can take the
+    /// king.
+    fn gains_by_role(&self, pos: &Position, ml: &MoveList) -> ([f64; 6], RoleSet) {
+        let mut gains = [0.0f64; 6];
+        let mut king = RoleSet::EMPTY;
+        for &m in ml.iter() {
+            let Some(role) = pos.role_at(m.from()) else {
+                continue;
+            };
+            match self.capture_gain(pos, m) {
+                Some(Capture::King(_)) => king = king.with(role),
+                Some(Capture::Gain(x)) => gains[role.index()] = gains[role.index()].max(x),
+                None => {}
+            }
+        }
+        (gains, king)
+    }
+
+    /// The best capture (or promotion) among the moves `ml` of the side to
+    /// move in `pos`, by the one-exchange guess of the module's comment (0
+    /// when none gains).
+    fn best_capture(&self, pos: &Position, ml: &MoveList) -> Capture {
+        let mut best = 0.0f64;
+        for &m in ml.iter() {
+            match self.capture_gain(pos, m) {
+                Some(Capture::King(m)) => return Capture::King(m),
+                Some(Capture::Gain(x)) => best = best.max(x),
+                None => {}
+            }
+        }
+        Capture::Gain(best)
+    }
+
+    /// The one-exchange gain of `m` when it captures or promotes.
+    fn capture_gain(&self, pos: &Position, m: Move) -> Option<Capture> {
+        let capture = is_capture(pos, m);
+        let promotion = match m.kind() {
+            MoveKind::Promotion(r) => Some(r),
+            _ => None,
+        };
+        if !capture && promotion.is_none() {
+            return None;
+        }
+        let victim = if !capture {
+            None
+        } else if matches!(m.kind(), MoveKind::EnPassant) {
+            Some(Role::Pawn)
+        } else {
+            pos.role_at(m.to())
+        };
+        if victim == Some(Role::King) {
+            return Some(Capture::King(m));
+        }
+        let mover = pos.role_at(m.from())?;
+        let value = |r: Role| self.eval.piece_value(r);
+        let lands = promotion.unwrap_or(mover);
+        let mut gain = victim.map_or(0.0, value);
+        if let Some(r) = promotion {
+            gain += value(r) - value(Role::Pawn);
+        }
+        let occ = pos.occupied() & !Bitboard::from_square(m.from());
+        if pos.attackers_to(m.to(), !pos.turn(), occ).any() {
+            gain -= value(lands);
+        }
+        Some(Capture::Gain(gain))
+    }
+}
+
+/// Squares a capture or promotion of the side to move in `pos` lands on.
+fn tactical_squares(pos: &Position) -> Bitboard {
+    let us = pos.turn();
+    let ep = pos
+        .ep_square()
+        .map_or(Bitboard::EMPTY, Bitboard::from_square);
+    pos.by_color(!us) | Bitboard::rank(pos.geometry().last_rank(us)) | ep
+}
+
+/// What [`Engine::capture_gain`] found.
+enum Capture {
+    /// The gain of a capture or promotion (0 when none gains).
+    Gain(f64),
+    /// A capture of the king.
+    King(Move),
+}
