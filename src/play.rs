@@ -37,7 +37,10 @@ pub fn sample_outcome<G: Game>(g: &G, rng: &mut GameRng, buf: &mut Outcomes) -> 
 pub fn random_move<G: Game>(g: &G, rng: &mut GameRng, buf: &mut MoveList) -> Move {
     g.legal_moves(buf);
     debug_assert!(!buf.is_empty(), "decision node without legal decisions");
-    buf[rng.random_range(0..buf.len())]
+    // A `u32` range: rand samples a `usize` range below 2^32 as this very
+    // `u32` range (same numbers), but the `usize` version also carries the
+    // 64-bit path, which made it too big to inline into the game loop.
+    buf[rng.random_range(0..buf.len() as u32) as usize]
 }
 
 /// Counts from one playout.
@@ -125,12 +128,7 @@ pub fn play_out_with_dice<G: Game, D: Dice>(
 ) -> PlayoutStats {
     let mut outcomes = Outcomes::new();
     let mut stats = PlayoutStats::default();
-    let mut steps = 0u32;
     loop {
-        steps = steps.wrapping_add(1);
-        if steps % 64 == 0 && crate::interrupt::requested() {
-            return stats; // an unfinished game: the interrupted caller discards it
-        }
         match g.node() {
             Node::Terminal => return stats,
             Node::Chance => {
@@ -144,6 +142,12 @@ pub fn play_out_with_dice<G: Game, D: Dice>(
                 let m = decide(g, p, rng);
                 g.play(m);
                 stats.plies += 1;
+                // Every 64 decisions, not steps: no counter of its own in the
+                // loop. Runs of turns without a decision are short (every
+                // variant ends one by `max_plies` or the fifty-move rule).
+                if stats.plies % 64 == 0 && crate::interrupt::requested() {
+                    return stats; // an unfinished game: the interrupted caller discards it
+                }
             }
         }
     }

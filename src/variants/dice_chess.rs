@@ -336,7 +336,7 @@ impl Game for DiceChess {
     }
     fn chance_outcomes(&self, out: &mut Outcomes) {
         if self.phase == Phase::Chance {
-            *out = self.table;
+            out.copy_from(&self.table);
         } else {
             out.clear();
         }

@@ -56,13 +56,16 @@ pub fn orthodox_ending(
     endings: Endings,
     has_move: impl FnOnce() -> bool,
 ) -> Option<ColorResult> {
-    let stuck = if endings.stalemate {
-        !has_move()
+    let no_move = if endings.stalemate {
+        (!has_move()).then(|| no_move_ending(pos))
     } else {
-        pos.is_check() && !has_move()
+        // Only a mate: the check is known, so not asked again as
+        // `no_move_ending` would (asking twice kept the first answer's work
+        // in spilled registers, paid on every Vegas move).
+        (pos.is_check() && !has_move()).then(|| checkmate(pos))
     };
-    if stuck {
-        Some(no_move_ending(pos))
+    if no_move.is_some() {
+        no_move
     } else if progress.rep_count >= 3 {
         Some((Termination::ThreefoldRepetition, None))
     } else if endings.fifty_moves && pos.fifty_moves() {
@@ -80,10 +83,16 @@ pub fn orthodox_ending(
 #[inline(always)]
 pub fn no_move_ending(pos: &Position) -> ColorResult {
     if pos.is_check() {
-        (Termination::Checkmate, Some(pos.turn().other()))
+        checkmate(pos)
     } else {
         (Termination::Stalemate, None)
     }
+}
+
+/// The side to move is checkmated.
+#[inline(always)]
+fn checkmate(pos: &Position) -> ColorResult {
+    (Termination::Checkmate, Some(pos.turn().other()))
 }
 
 /// A colour result as a player result, where player 0 plays White.

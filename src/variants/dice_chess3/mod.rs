@@ -400,7 +400,7 @@ impl Game for DiceChess3 {
     }
     fn chance_outcomes(&self, out: &mut Outcomes) {
         if self.phase == Phase::Chance {
-            *out = self.table;
+            out.copy_from(&self.table);
         } else {
             out.clear();
         }

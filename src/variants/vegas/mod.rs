@@ -320,7 +320,7 @@ impl Game for Vegas {
     }
     fn chance_outcomes(&self, out: &mut Outcomes) {
         if self.phase == Phase::Chance {
-            *out = self.table.0;
+            out.copy_from(&self.table.0);
         } else {
             out.clear();
         }
