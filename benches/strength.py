@@ -116,11 +116,16 @@ def ladder(variant: str, ks: range, games: int, seed: int, threads: int | None) 
 
 
 def vs_baselines(
-    variants: list[str], nodes: int, games: int, seed: int, threads: int | None
+    variants: list[str],
+    opponents: list[str],
+    nodes: int,
+    games: int,
+    seed: int,
+    threads: int | None,
 ) -> list[str]:
     rows = []
     for v in variants:
-        for opp in ("expectimax:depth=2", "mcts:sims=200"):
+        for opp in opponents:
             a = f"search:nodes={nodes}"
             pts = match(v, a, opp, games, seed, threads)
             r = row(f"{v}: {a} vs {opp}", pts, games)
@@ -159,6 +164,17 @@ def main() -> None:
         default="fluky,metamorph,random_move_number,vegas,dice_chess,dice_chess3",
     )
     p.add_argument("--baseline-games", type=int, default=200)
+    p.add_argument(
+        "--baseline-opponents",
+        default="expectimax:depth=2;mcts:sims=200",
+        help="';'-separated agent specs (mcts:sims=200,rollout=random is the agent "
+        "of random rollouts the search issue was filed against)",
+    )
+    p.add_argument(
+        "--baseline-section",
+        default="baselines",
+        help="the marker name of the docs/search.md section the table replaces",
+    )
     p.add_argument("--nodes", type=int, default=10000)
     p.add_argument("--threads", type=int, default=None)
     p.add_argument("--seed", type=int, default=1)
@@ -180,8 +196,11 @@ def main() -> None:
         write_section("ladder", "\n".join([HEADER, *rows, "", stamp]))
     if "baselines" in only:
         variants = args.baseline_variants.split(",")
-        rows = vs_baselines(variants, args.nodes, args.baseline_games, args.seed, args.threads)
-        write_section("baselines", "\n".join([HEADER, *rows, "", stamp]))
+        opponents = args.baseline_opponents.split(";")
+        rows = vs_baselines(
+            variants, opponents, args.nodes, args.baseline_games, args.seed, args.threads
+        )
+        write_section(args.baseline_section, "\n".join([HEADER, *rows, "", stamp]))
 
 
 if __name__ == "__main__":
