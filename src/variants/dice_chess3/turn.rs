@@ -14,7 +14,7 @@
 //! search ([`can_use`]).
 
 use super::after::{has_move_after, play_within_turn};
-use crate::board::attacks::between;
+use crate::board::attacks::{between, bishop_attacks, king_attacks, knight_attacks, rook_attacks};
 use crate::board::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role, RoleSet};
 
 /// Dice left by face (face index = role index).
@@ -116,12 +116,13 @@ impl ShutIn {
 
     /// Whether no die of `rest` can be used after `m`, a move in `pos` of a
     /// face not in `rest` or not shut in: every face of `rest` is shut in
-    /// and `m` is a plain move that leaves none of the squares freeing one
-    /// (its landing only blocks more; a piece it takes was no target of a
-    /// shut-in piece, else that piece had a capture).
+    /// and `m` is a plain move or double push (the square it crosses stays
+    /// empty; en passant lapses within the turn) that leaves none of the
+    /// squares freeing one (its landing only blocks more; a piece it takes
+    /// was no target of a shut-in piece, else that piece had a capture).
     fn stays_shut(&self, rest: &DiceLeft, m: Move) -> bool {
         let from = Bitboard::from_square(m.from());
-        m.kind() == MoveKind::Normal
+        matches!(m.kind(), MoveKind::Normal | MoveKind::DoublePush)
             && (0..6).all(|g| rest[g] == 0 || self.dead[g] && (self.frees[g] & from).is_empty())
     }
 }
@@ -189,8 +190,9 @@ pub fn keep_legal(pos: &Position, wit: &Witnesses, left: &DiceLeft, need: u8, li
     let king = pos.king(pos.turn().other());
     // Each face's chain of the other dice, found when a move of it asks.
     let mut chains = [None; 6];
+    let mut shut = None;
     list.retain(|m| {
-        Some(m.to()) == king || keeps_maximum(pos, wit, &mut chains, left, m, need - 1)
+        Some(m.to()) == king || keeps_maximum(pos, wit, &mut chains, &mut shut, left, m, need - 1)
     });
 }
 
@@ -414,6 +416,7 @@ fn keeps_maximum(
     pos: &Position,
     wit: &Witnesses,
     chains: &mut [Option<Option<Bitboard>>; 6],
+    shut: &mut Option<ShutIn>,
     left: &DiceLeft,
     mv: Move,
     need: u8,
@@ -445,7 +448,75 @@ fn keeps_maximum(
     if need == 1 {
         return has_move_after(pos, mv, roles_left(&rest));
     }
+    if freed_chain(pos, wit, mv, &rest, changed, need) {
+        return true;
+    }
+    // Dice whose pieces are all shut in, and `mv` frees none: no search.
+    let shut = shut.get_or_insert_with(|| ShutIn::new(pos, left));
+    if shut.stays_shut(&rest, mv) {
+        return false;
+    }
     let mut p = pos.clone();
     play_within_turn(&mut p, mv);
     can_use(&p, &rest, need)
+}
+
+/// Whether, after `mv` (a plain move, promotion or double push), a piece of
+/// a face of `rest` can step onto the square `mv` left and witnesses clear
+/// of both moves use the other `need - 1` dice (or that piece steps back
+/// with a second die of its face). Moves that free a shut-in piece for a
+/// later die have no witness of their own; this settles many of them
+/// without playing `mv` out.
+fn freed_chain(
+    pos: &Position,
+    wit: &Witnesses,
+    mv: Move,
+    rest: &DiceLeft,
+    changed: Bitboard,
+    need: u8,
+) -> bool {
+    if !matches!(
+        mv.kind(),
+        MoveKind::Normal | MoveKind::DoublePush | MoveKind::Promotion(_)
+    ) {
+        return false;
+    }
+    let us = pos.turn();
+    let (from, to) = (mv.from(), mv.to());
+    let occ = pos.occupied().without(from).with(to);
+    let mine = |r: Role| pos.pieces(us, r).without(from);
+    // Pieces that reach the vacated square, found from it (attacks are
+    // symmetric; a pawn pushes onto it unless it would promote).
+    let straight = rook_attacks(from, occ);
+    let diagonal = bishop_attacks(from, occ);
+    for g in 0..6 {
+        if rest[g] == 0 {
+            continue;
+        }
+        let role = Role::from_index(g);
+        let reach = match role {
+            Role::Pawn => match us {
+                Color::White if (16..56).contains(&from) => Bitboard::from_square(from - 8),
+                Color::Black if (8..48).contains(&from) => Bitboard::from_square(from + 8),
+                _ => Bitboard::EMPTY,
+            },
+            Role::Knight => knight_attacks(from),
+            Role::Bishop => diagonal,
+            Role::Rook => straight,
+            Role::Queen => straight | diagonal,
+            Role::King => king_attacks(from),
+        };
+        for sq in reach & mine(role) {
+            let mut rest2 = *rest;
+            rest2[g] -= 1;
+            let fp = between(sq, from).with(sq).with(from);
+            if need == 1
+                || wit.chain(pos, changed | fp, &rest2, need - 1).is_some()
+                || need == 2 && rest2[g] > 0 && role != Role::Pawn
+            {
+                return true;
+            }
+        }
+    }
+    false
 }
