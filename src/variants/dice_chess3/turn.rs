@@ -366,14 +366,16 @@ impl Witnesses {
                 if let Some(squares) = self.chain(pos, touched | fp, &rest2, need - 1) {
                     return Some(squares);
                 }
-                // The same piece back with a second die of its face (two
-                // dice of one face and a single piece that can use them).
+                // The same piece back and forth with the other dice of its
+                // face (a single piece can use them all), the rest by
+                // witnesses clear of it.
                 if rest2[f] > 0 && reversible(pos, w) {
-                    if need == 2 {
+                    let k = rest2[f].min(need - 1);
+                    if k == need - 1 {
                         return Some(touched | fp);
                     }
-                    rest2[f] -= 1;
-                    if let Some(squares) = self.chain(pos, touched | fp, &rest2, need - 2) {
+                    rest2[f] = 0;
+                    if let Some(squares) = self.chain(pos, touched | fp, &rest2, need - 1 - k) {
                         return Some(squares);
                     }
                 }
@@ -432,16 +434,13 @@ fn keeps_maximum(
         Some(_) if wit.chain(pos, changed, &rest, need).is_some() => return true,
         _ => {}
     }
-    // The moved piece back with a die of its face, then a chain clear of
-    // every square the move needed.
+    // The moved piece back and forth with the dice of its face left, then
+    // a chain of the other dice clear of every square the move needed.
     if rest[face] > 0 && reversible(pos, mv) {
-        let mut after_back = rest;
-        after_back[face] -= 1;
-        if need == 1
-            || wit
-                .chain(pos, footprint(mv), &after_back, need - 1)
-                .is_some()
-        {
+        let k = rest[face].min(need);
+        let mut others = rest;
+        others[face] = 0;
+        if k == need || wit.chain(pos, footprint(mv), &others, need - k).is_some() {
             return true;
         }
     }
