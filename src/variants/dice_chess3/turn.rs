@@ -108,7 +108,7 @@ impl ShutIn {
             let castles = f == 5 && pos.castling_rights() != 0;
             if n > 0 && !castles && !pos.has_pseudo_move_of(Role::from_index(f).bit()) {
                 s.dead[f] = true;
-                s.frees[f] = frees(pos, f);
+                s.frees[f] = frees(pos, f, 1);
             }
         }
         s
@@ -227,7 +227,7 @@ fn usable_bound(pos: &Position, left: &DiceLeft, list: &[Move]) -> u8 {
         let promo = live[0] && left[0] > 0 && (pos.pieces(us, Role::Pawn) & near_last).any();
         for f in 0..6 {
             if !live[f] && left[f] > 0 {
-                live[f] = (frees(pos, f) & movers).any() || (promo && (1..5).contains(&f));
+                live[f] = (frees(pos, f, 2) & movers).any() || (promo && (1..5).contains(&f));
             }
         }
     }
@@ -235,8 +235,9 @@ fn usable_bound(pos: &Position, left: &DiceLeft, list: &[Move]) -> u8 {
 }
 
 /// The own pieces whose leaving could free the pieces of face `f` of the
-/// side to move when they are shut in (no move).
-fn frees(pos: &Position, f: usize) -> Bitboard {
+/// side to move when they are shut in (no move), within `moves` more moves
+/// (1 or 2) before that face's die.
+fn frees(pos: &Position, f: usize, moves: u8) -> Bitboard {
     let us = pos.turn();
     let ours = pos.by_color(us);
     let occ = pos.occupied();
@@ -250,9 +251,14 @@ fn frees(pos: &Position, f: usize) -> Bitboard {
                     Color::Black => Bitboard::from_square(sq).down(),
                 };
                 // A push square held by an enemy piece is freed by
-                // capturing it and moving the capturer on: any mover.
+                // capturing it and moving the capturer on (two moves: any
+                // mover; one move leaves it blocked).
                 if (push & pos.by_color(us.other())).any() {
-                    Bitboard::FULL
+                    if moves > 1 {
+                        Bitboard::FULL
+                    } else {
+                        Bitboard::EMPTY
+                    }
                 } else {
                     push & ours
                 }
