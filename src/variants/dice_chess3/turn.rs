@@ -23,13 +23,12 @@ pub type DiceLeft = [u8; 6];
 /// The roles of the dice left.
 #[inline(always)]
 pub fn roles_left(left: &DiceLeft) -> RoleSet {
-    let mut r = RoleSet::EMPTY;
+    // Branch-free: the set's bits are the face (role) indices.
+    let mut bits = 0u8;
     for (f, &n) in left.iter().enumerate() {
-        if n > 0 {
-            r = r.with(Role::from_index(f));
-        }
+        bits |= ((n > 0) as u8) << f;
     }
-    r
+    RoleSet(bits)
 }
 
 /// Whether `mv` captures the enemy king.
