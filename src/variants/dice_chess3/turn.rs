@@ -15,7 +15,9 @@
 
 use super::after::{has_move_after, play_within_turn};
 use crate::board::attacks::{between, bishop_attacks, king_attacks, knight_attacks, rook_attacks};
-use crate::board::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role, RoleSet};
+use crate::board::{
+    Bitboard, Color, Move, MoveKind, MoveList, MoveSink, Position, Role, RoleSet, Square,
+};
 
 /// Dice left by face (face index = role index).
 pub type DiceLeft = [u8; 6];
@@ -49,12 +51,10 @@ pub fn can_use(pos: &Position, left: &DiceLeft, need: u8) -> bool {
     match need {
         0 => return true,
         1 => return pos.has_pseudo_move_of(roles_left(left)),
+        2 => return can_use_two(pos, left),
         _ => {}
     }
     let mut ml = MoveList::new();
-    // Built after a first failure: most searches that fail try moves that
-    // leave the last die's pieces as shut in as they were.
-    let mut shut: Option<ShutIn> = None;
     for f in 0..6 {
         if left[f] == 0 {
             continue;
@@ -62,31 +62,86 @@ pub fn can_use(pos: &Position, left: &DiceLeft, need: u8) -> bool {
         pos.pseudo_moves_of(Role::from_index(f).bit(), &mut ml);
         let mut rest = *left;
         rest[f] -= 1;
-        let last = roles_left(&rest);
         for &m in ml.iter() {
             if captures_king(pos, m) {
                 continue; // ends the turn after one die
             }
-            if need == 2 && shut.as_ref().is_some_and(|s| s.stays_shut(&rest, m)) {
-                continue;
-            }
-            if need == 2 {
-                if has_move_after(pos, m, last) {
-                    return true;
-                }
-            } else {
-                let mut p = pos.clone();
-                play_within_turn(&mut p, m);
-                if can_use(&p, &rest, need - 1) {
-                    return true;
-                }
-            }
-            if need == 2 && shut.is_none() {
-                shut = Some(ShutIn::new(pos, left));
+            let mut p = pos.clone();
+            play_within_turn(&mut p, m);
+            if can_use(&p, &rest, need - 1) {
+                return true;
             }
         }
     }
     false
+}
+
+/// [`can_use`] for two dice: each move of a first die is tested as the
+/// generator finds it (no move list to fill, and generation stops at the
+/// first that leaves the last die a move).
+fn can_use_two(pos: &Position, left: &DiceLeft) -> bool {
+    let mut s = SecondDie {
+        pos,
+        left,
+        rest: *left,
+        last: RoleSet::EMPTY,
+        shut: None,
+        found: false,
+    };
+    for f in 0..6 {
+        if left[f] == 0 {
+            continue;
+        }
+        s.rest = *left;
+        s.rest[f] -= 1;
+        s.last = roles_left(&s.rest);
+        pos.generate_pseudo(Role::from_index(f).bit(), &mut s);
+        if s.found {
+            return true;
+        }
+    }
+    false
+}
+
+/// The move sink of [`can_use_two`] for one face of the first die.
+struct SecondDie<'a> {
+    pos: &'a Position,
+    left: &'a DiceLeft,
+    /// The dice after one of this face, and their roles.
+    rest: DiceLeft,
+    last: RoleSet,
+    /// Built after a first failure: most searches that fail try moves that
+    /// leave the last die's pieces as shut in as they were.
+    shut: Option<ShutIn>,
+    found: bool,
+}
+
+impl MoveSink for SecondDie<'_> {
+    #[inline(always)]
+    fn add(&mut self, from: Square, to: Bitboard, kind: MoveKind) {
+        for t in to {
+            if self.found {
+                return;
+            }
+            let m = Move::new(from, t, kind);
+            if captures_king(self.pos, m) // ends the turn after one die
+                || self.shut.as_ref().is_some_and(|s| s.stays_shut(&self.rest, m))
+            {
+                continue;
+            }
+            if has_move_after(self.pos, m, self.last) {
+                self.found = true;
+                return;
+            }
+            if self.shut.is_none() {
+                self.shut = Some(ShutIn::new(self.pos, self.left));
+            }
+        }
+    }
+    #[inline(always)]
+    fn done(&self) -> bool {
+        self.found
+    }
 }
 
 /// The faces of a set of dice that have no move (their pieces are shut in)
