@@ -79,6 +79,34 @@ mod serde_mailbox {
     }
 }
 
+/// The piece each mailbox value stands for (0 empty, else 1 + color * 6 +
+/// role; 13..16 unused): decoding is one load, no division (role lookups
+/// are hot in the dice variants).
+const MAILBOX_PIECES: [Option<Piece>; 16] = {
+    let mut t = [None; 16];
+    let mut v = 1;
+    while v <= 12 {
+        let color = if v > 6 { Color::Black } else { Color::White };
+        t[v] = Some(Piece {
+            color,
+            role: Role::ALL[(v - 1) % 6],
+        });
+        v += 1;
+    }
+    t
+};
+
+/// The roles of [`MAILBOX_PIECES`].
+const MAILBOX_ROLES: [Option<Role>; 16] = {
+    let mut t = [None; 16];
+    let mut v = 1;
+    while v <= 12 {
+        t[v] = Some(Role::ALL[(v - 1) % 6]);
+        v += 1;
+    }
+    t
+};
+
 impl Position {
     /// An empty board of the given geometry and pawn style, White to move.
     pub fn empty(geometry: Geometry, pawns: PawnStyle) -> Position {
@@ -145,26 +173,12 @@ impl Position {
     /// The piece on a square.
     #[inline(always)]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        let v = self.mailbox[sq as usize];
-        if v == 0 {
-            None
-        } else {
-            let v = v - 1;
-            Some(Piece {
-                color: if v >= 6 { Color::Black } else { Color::White },
-                role: Role::from_index((v % 6) as usize),
-            })
-        }
+        MAILBOX_PIECES[(self.mailbox[sq as usize] & 15) as usize]
     }
     /// The role on a square.
     #[inline(always)]
     pub fn role_at(&self, sq: Square) -> Option<Role> {
-        let v = self.mailbox[sq as usize];
-        if v == 0 {
-            None
-        } else {
-            Some(Role::from_index(((v - 1) % 6) as usize))
-        }
+        MAILBOX_ROLES[(self.mailbox[sq as usize] & 15) as usize]
     }
     /// Castling rights as bits (`WHITE_KINGSIDE` …).
     #[inline(always)]

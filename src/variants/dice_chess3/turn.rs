@@ -14,8 +14,10 @@
 //! search ([`can_use`]).
 
 use super::after::{has_move_after, play_within_turn};
-use crate::board::attacks::between;
-use crate::board::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role, RoleSet};
+use crate::board::attacks::{between, bishop_attacks, king_attacks, knight_attacks, rook_attacks};
+use crate::board::{
+    Bitboard, Color, Move, MoveKind, MoveList, MoveSink, Position, Role, RoleSet, Square,
+};
 
 /// Dice left by face (face index = role index).
 pub type DiceLeft = [u8; 6];
@@ -23,13 +25,12 @@ pub type DiceLeft = [u8; 6];
 /// The roles of the dice left.
 #[inline(always)]
 pub fn roles_left(left: &DiceLeft) -> RoleSet {
-    let mut r = RoleSet::EMPTY;
+    // Branch-free: the set's bits are the face (role) indices.
+    let mut bits = 0u8;
     for (f, &n) in left.iter().enumerate() {
-        if n > 0 {
-            r = r.with(Role::from_index(f));
-        }
+        bits |= ((n > 0) as u8) << f;
     }
-    r
+    RoleSet(bits)
 }
 
 /// Whether `mv` captures the enemy king.
@@ -50,12 +51,10 @@ pub fn can_use(pos: &Position, left: &DiceLeft, need: u8) -> bool {
     match need {
         0 => return true,
         1 => return pos.has_pseudo_move_of(roles_left(left)),
+        2 => return can_use_two(pos, left),
         _ => {}
     }
     let mut ml = MoveList::new();
-    // Built after a first failure: most searches that fail try moves that
-    // leave the last die's pieces as shut in as they were.
-    let mut shut: Option<ShutIn> = None;
     for f in 0..6 {
         if left[f] == 0 {
             continue;
@@ -63,31 +62,86 @@ pub fn can_use(pos: &Position, left: &DiceLeft, need: u8) -> bool {
         pos.pseudo_moves_of(Role::from_index(f).bit(), &mut ml);
         let mut rest = *left;
         rest[f] -= 1;
-        let last = roles_left(&rest);
         for &m in ml.iter() {
             if captures_king(pos, m) {
                 continue; // ends the turn after one die
             }
-            if need == 2 && shut.as_ref().is_some_and(|s| s.stays_shut(&rest, m)) {
-                continue;
-            }
-            if need == 2 {
-                if has_move_after(pos, m, last) {
-                    return true;
-                }
-            } else {
-                let mut p = pos.clone();
-                play_within_turn(&mut p, m);
-                if can_use(&p, &rest, need - 1) {
-                    return true;
-                }
-            }
-            if need == 2 && shut.is_none() {
-                shut = Some(ShutIn::new(pos, left));
+            let mut p = pos.clone();
+            play_within_turn(&mut p, m);
+            if can_use(&p, &rest, need - 1) {
+                return true;
             }
         }
     }
     false
+}
+
+/// [`can_use`] for two dice: each move of a first die is tested as the
+/// generator finds it (no move list to fill, and generation stops at the
+/// first that leaves the last die a move).
+fn can_use_two(pos: &Position, left: &DiceLeft) -> bool {
+    let mut s = SecondDie {
+        pos,
+        left,
+        rest: *left,
+        last: RoleSet::EMPTY,
+        shut: None,
+        found: false,
+    };
+    for f in 0..6 {
+        if left[f] == 0 {
+            continue;
+        }
+        s.rest = *left;
+        s.rest[f] -= 1;
+        s.last = roles_left(&s.rest);
+        pos.generate_pseudo(Role::from_index(f).bit(), &mut s);
+        if s.found {
+            return true;
+        }
+    }
+    false
+}
+
+/// The move sink of [`can_use_two`] for one face of the first die.
+struct SecondDie<'a> {
+    pos: &'a Position,
+    left: &'a DiceLeft,
+    /// The dice after one of this face, and their roles.
+    rest: DiceLeft,
+    last: RoleSet,
+    /// Built after a first failure: most searches that fail try moves that
+    /// leave the last die's pieces as shut in as they were.
+    shut: Option<ShutIn>,
+    found: bool,
+}
+
+impl MoveSink for SecondDie<'_> {
+    #[inline(always)]
+    fn add(&mut self, from: Square, to: Bitboard, kind: MoveKind) {
+        for t in to {
+            if self.found {
+                return;
+            }
+            let m = Move::new(from, t, kind);
+            if captures_king(self.pos, m) // ends the turn after one die
+                || self.shut.as_ref().is_some_and(|s| s.stays_shut(&self.rest, m))
+            {
+                continue;
+            }
+            if has_move_after(self.pos, m, self.last) {
+                self.found = true;
+                return;
+            }
+            if self.shut.is_none() {
+                self.shut = Some(ShutIn::new(self.pos, self.left));
+            }
+        }
+    }
+    #[inline(always)]
+    fn done(&self) -> bool {
+        self.found
+    }
 }
 
 /// The faces of a set of dice that have no move (their pieces are shut in)
@@ -108,7 +162,7 @@ impl ShutIn {
             let castles = f == 5 && pos.castling_rights() != 0;
             if n > 0 && !castles && !pos.has_pseudo_move_of(Role::from_index(f).bit()) {
                 s.dead[f] = true;
-                s.frees[f] = frees(pos, f);
+                s.frees[f] = frees(pos, f, 1);
             }
         }
         s
@@ -116,12 +170,13 @@ impl ShutIn {
 
     /// Whether no die of `rest` can be used after `m`, a move in `pos` of a
     /// face not in `rest` or not shut in: every face of `rest` is shut in
-    /// and `m` is a plain move that leaves none of the squares freeing one
-    /// (its landing only blocks more; a piece it takes was no target of a
-    /// shut-in piece, else that piece had a capture).
+    /// and `m` is a plain move or double push (the square it crosses stays
+    /// empty; en passant lapses within the turn) that leaves none of the
+    /// squares freeing one (its landing only blocks more; a piece it takes
+    /// was no target of a shut-in piece, else that piece had a capture).
     fn stays_shut(&self, rest: &DiceLeft, m: Move) -> bool {
         let from = Bitboard::from_square(m.from());
-        m.kind() == MoveKind::Normal
+        matches!(m.kind(), MoveKind::Normal | MoveKind::DoublePush)
             && (0..6).all(|g| rest[g] == 0 || self.dead[g] && (self.frees[g] & from).is_empty())
     }
 }
@@ -189,8 +244,9 @@ pub fn keep_legal(pos: &Position, wit: &Witnesses, left: &DiceLeft, need: u8, li
     let king = pos.king(pos.turn().other());
     // Each face's chain of the other dice, found when a move of it asks.
     let mut chains = [None; 6];
+    let mut shut = None;
     list.retain(|m| {
-        Some(m.to()) == king || keeps_maximum(pos, wit, &mut chains, left, m, need - 1)
+        Some(m.to()) == king || keeps_maximum(pos, wit, &mut chains, &mut shut, left, m, need - 1)
     });
 }
 
@@ -225,7 +281,7 @@ fn usable_bound(pos: &Position, left: &DiceLeft, list: &[Move]) -> u8 {
         let promo = live[0] && left[0] > 0 && (pos.pieces(us, Role::Pawn) & near_last).any();
         for f in 0..6 {
             if !live[f] && left[f] > 0 {
-                live[f] = (frees(pos, f) & movers).any() || (promo && (1..5).contains(&f));
+                live[f] = (frees(pos, f, 2) & movers).any() || (promo && (1..5).contains(&f));
             }
         }
     }
@@ -233,8 +289,9 @@ fn usable_bound(pos: &Position, left: &DiceLeft, list: &[Move]) -> u8 {
 }
 
 /// The own pieces whose leaving could free the pieces of face `f` of the
-/// side to move when they are shut in (no move).
-fn frees(pos: &Position, f: usize) -> Bitboard {
+/// side to move when they are shut in (no move), within `moves` more moves
+/// (1 or 2) before that face's die.
+fn frees(pos: &Position, f: usize, moves: u8) -> Bitboard {
     let us = pos.turn();
     let ours = pos.by_color(us);
     let occ = pos.occupied();
@@ -248,9 +305,14 @@ fn frees(pos: &Position, f: usize) -> Bitboard {
                     Color::Black => Bitboard::from_square(sq).down(),
                 };
                 // A push square held by an enemy piece is freed by
-                // capturing it and moving the capturer on: any mover.
+                // capturing it and moving the capturer on (two moves: any
+                // mover; one move leaves it blocked).
                 if (push & pos.by_color(us.other())).any() {
-                    Bitboard::FULL
+                    if moves > 1 {
+                        Bitboard::FULL
+                    } else {
+                        Bitboard::EMPTY
+                    }
                 } else {
                     push & ours
                 }
@@ -364,14 +426,16 @@ impl Witnesses {
                 if let Some(squares) = self.chain(pos, touched | fp, &rest2, need - 1) {
                     return Some(squares);
                 }
-                // The same piece back with a second die of its face (two
-                // dice of one face and a single piece that can use them).
+                // The same piece back and forth with the other dice of its
+                // face (a single piece can use them all), the rest by
+                // witnesses clear of it.
                 if rest2[f] > 0 && reversible(pos, w) {
-                    if need == 2 {
+                    let k = rest2[f].min(need - 1);
+                    if k == need - 1 {
                         return Some(touched | fp);
                     }
-                    rest2[f] -= 1;
-                    if let Some(squares) = self.chain(pos, touched | fp, &rest2, need - 2) {
+                    rest2[f] = 0;
+                    if let Some(squares) = self.chain(pos, touched | fp, &rest2, need - 1 - k) {
                         return Some(squares);
                     }
                 }
@@ -414,6 +478,7 @@ fn keeps_maximum(
     pos: &Position,
     wit: &Witnesses,
     chains: &mut [Option<Option<Bitboard>>; 6],
+    shut: &mut Option<ShutIn>,
     left: &DiceLeft,
     mv: Move,
     need: u8,
@@ -429,23 +494,88 @@ fn keeps_maximum(
         Some(_) if wit.chain(pos, changed, &rest, need).is_some() => return true,
         _ => {}
     }
-    // The moved piece back with a die of its face, then a chain clear of
-    // every square the move needed.
+    // The moved piece back and forth with the dice of its face left, then
+    // a chain of the other dice clear of every square the move needed.
     if rest[face] > 0 && reversible(pos, mv) {
-        let mut after_back = rest;
-        after_back[face] -= 1;
-        if need == 1
-            || wit
-                .chain(pos, footprint(mv), &after_back, need - 1)
-                .is_some()
-        {
+        let k = rest[face].min(need);
+        let mut others = rest;
+        others[face] = 0;
+        if k == need || wit.chain(pos, footprint(mv), &others, need - k).is_some() {
             return true;
         }
     }
     if need == 1 {
         return has_move_after(pos, mv, roles_left(&rest));
     }
+    if freed_chain(pos, wit, mv, &rest, changed, need) {
+        return true;
+    }
+    // Dice whose pieces are all shut in, and `mv` frees none: no search.
+    let shut = shut.get_or_insert_with(|| ShutIn::new(pos, left));
+    if shut.stays_shut(&rest, mv) {
+        return false;
+    }
     let mut p = pos.clone();
     play_within_turn(&mut p, mv);
     can_use(&p, &rest, need)
+}
+
+/// Whether, after `mv` (a plain move, promotion or double push), a piece of
+/// a face of `rest` can step onto the square `mv` left and witnesses clear
+/// of both moves use the other `need - 1` dice (or that piece steps back
+/// with a second die of its face). Moves that free a shut-in piece for a
+/// later die have no witness of their own; this settles many of them
+/// without playing `mv` out.
+fn freed_chain(
+    pos: &Position,
+    wit: &Witnesses,
+    mv: Move,
+    rest: &DiceLeft,
+    changed: Bitboard,
+    need: u8,
+) -> bool {
+    if !matches!(
+        mv.kind(),
+        MoveKind::Normal | MoveKind::DoublePush | MoveKind::Promotion(_)
+    ) {
+        return false;
+    }
+    let us = pos.turn();
+    let (from, to) = (mv.from(), mv.to());
+    let occ = pos.occupied().without(from).with(to);
+    let mine = |r: Role| pos.pieces(us, r).without(from);
+    // Pieces that reach the vacated square, found from it (attacks are
+    // symmetric; a pawn pushes onto it unless it would promote).
+    let straight = rook_attacks(from, occ);
+    let diagonal = bishop_attacks(from, occ);
+    for g in 0..6 {
+        if rest[g] == 0 {
+            continue;
+        }
+        let role = Role::from_index(g);
+        let reach = match role {
+            Role::Pawn => match us {
+                Color::White if (16..56).contains(&from) => Bitboard::from_square(from - 8),
+                Color::Black if (8..48).contains(&from) => Bitboard::from_square(from + 8),
+                _ => Bitboard::EMPTY,
+            },
+            Role::Knight => knight_attacks(from),
+            Role::Bishop => diagonal,
+            Role::Rook => straight,
+            Role::Queen => straight | diagonal,
+            Role::King => king_attacks(from),
+        };
+        for sq in reach & mine(role) {
+            let mut rest2 = *rest;
+            rest2[g] -= 1;
+            let fp = between(sq, from).with(sq).with(from);
+            if need == 1
+                || wit.chain(pos, changed | fp, &rest2, need - 1).is_some()
+                || need == 2 && rest2[g] > 0 && role != Role::Pawn
+            {
+                return true;
+            }
+        }
+    }
+    false
 }
