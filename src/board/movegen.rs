@@ -227,6 +227,18 @@ impl Position {
             && others.is_empty()
     }
 
+    /// The squares a capture or promotion of the side to move lands on:
+    /// the enemy pieces, the promotion rank and the en-passant square (what
+    /// the search's quiescence and horizon ask [`Position::legal_moves_within`]
+    /// for).
+    pub fn tactical_squares(&self) -> Bitboard {
+        let us = self.turn;
+        let ep = self
+            .ep_square()
+            .map_or(Bitboard::EMPTY, Bitboard::from_square);
+        self.by_color(us.other()) | Bitboard::rank(self.geometry.last_rank(us)) | ep
+    }
+
     /// The legal moves that land on a square of `within` (the search's
     /// quiescence asks for captures and promotions only: most of the full
     /// list's cost is moves it would throw away).

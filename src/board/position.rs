@@ -96,12 +96,14 @@ const MAILBOX_PIECES: [Option<Piece>; 16] = {
     t
 };
 
-/// The roles of [`MAILBOX_PIECES`].
+/// The roles of [`MAILBOX_PIECES`] (a table of its own: one byte a load).
 const MAILBOX_ROLES: [Option<Role>; 16] = {
     let mut t = [None; 16];
-    let mut v = 1;
-    while v <= 12 {
-        t[v] = Some(Role::ALL[(v - 1) % 6]);
+    let mut v = 0;
+    while v < 16 {
+        if let Some(p) = MAILBOX_PIECES[v] {
+            t[v] = Some(p.role);
+        }
         v += 1;
     }
     t

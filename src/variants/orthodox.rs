@@ -6,7 +6,6 @@
 
 pub use super::legal_cache::LegalCache;
 use super::*;
-use crate::board::Bitboard;
 use crate::notation::fen::write_fen;
 use crate::notation::san;
 use serde::de::DeserializeOwned;
@@ -119,14 +118,8 @@ impl<R: OrthodoxRules> Game for Orthodox<R> {
     fn search_tactical_candidates(&self, out: &mut MoveList) {
         out.clear();
         if self.progress.result.is_none() {
-            let pos = &self.pos;
-            let us = pos.turn();
-            let promotions = Bitboard::rank(pos.geometry().last_rank(us));
-            let ep = pos
-                .ep_square()
-                .map_or(Bitboard::EMPTY, Bitboard::from_square);
-            let within = pos.by_color(us.other()) | promotions | ep;
-            pos.legal_moves_within(within, out);
+            self.pos
+                .legal_moves_within(self.pos.tactical_squares(), out);
         }
     }
     fn san(&self, mv: Move) -> String {

@@ -53,7 +53,7 @@ pub const WEIGHTS: Weights = Weights {
 };
 
 /// Chance nodes with more outcomes are valued by their own static value.
-pub const MAX_EXPANDED_OUTCOMES: usize = 8;
+const MAX_EXPANDED_OUTCOMES: usize = 8;
 
 /// Game-phase weight of N, B, R, Q.
 const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];

@@ -37,8 +37,8 @@ impl Engine {
             .first()
             .and_then(|&(id, _)| g.search_roll_roles(id))
             .map(|_| {
-                g.position()
-                    .legal_moves_within(tactical_squares(g.position()), &mut ml);
+                let pos = g.position();
+                pos.legal_moves_within(pos.tactical_squares(), &mut ml);
                 self.gains_by_role(g.position(), &ml)
             });
         let mover_is_pov = g.position().turn() == g.color_of(pov);
@@ -95,10 +95,9 @@ impl Engine {
                 child.search_tactical_candidates(ml);
                 match self.best_capture(child.position(), ml) {
                     Capture::King(m) => {
-                        let mut end = child.clone();
-                        end.search_play(m);
-                        if matches!(end.node(), Node::Terminal) {
-                            terminal_value(&end, pov, ply + 2)
+                        child.search_play(m);
+                        if matches!(child.node(), Node::Terminal) {
+                            terminal_value(&child, pov, ply + 2)
                         } else {
                             base
                         }
@@ -177,15 +176,6 @@ impl Engine {
         }
         Some(Capture::Gain(gain))
     }
-}
-
-/// Squares a capture or promotion of the side to move in `pos` lands on.
-fn tactical_squares(pos: &Position) -> Bitboard {
-    let us = pos.turn();
-    let ep = pos
-        .ep_square()
-        .map_or(Bitboard::EMPTY, Bitboard::from_square);
-    pos.by_color(!us) | Bitboard::rank(pos.geometry().last_rank(us)) | ep
 }
 
 /// What [`Engine::capture_gain`] found.

@@ -361,19 +361,14 @@ impl Engine {
             Node::Chance => {
                 // At the horizon only narrow chance nodes are expanded: a
                 // quiescence search per outcome of a Vegas roll (30) costs
-                // more than a whole ply.
-                let expand = depth > 0
-                    || (depth == 0
-                        && self.params.qsearch
-                        && self.params.qchance == QChance::Expect
-                        && !self.eval.is_wide(g));
+                // more than a whole ply; wide ones are valued with their
+                // captures (`hcap`) or statically.
+                let horizon_expect =
+                    depth == 0 && self.params.qsearch && self.params.qchance == QChance::Expect;
+                let wide = horizon_expect && self.eval.is_wide(g);
+                let expand = depth > 0 || (horizon_expect && !wide);
                 if !expand || chain >= MAX_CHANCE_CHAIN || ply >= MAX_PLY - 2 {
-                    if depth == 0
-                        && self.params.hcap
-                        && self.params.qsearch
-                        && self.params.qchance == QChance::Expect
-                        && self.eval.is_wide(g)
-                    {
+                    if wide && self.params.hcap {
                         return self.wide_horizon(g, pov, ply);
                     }
                     return self
