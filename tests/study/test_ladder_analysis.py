@@ -102,6 +102,34 @@ def test_p_equivalent_recovers_the_coin_flip_rate():
     assert same.value == pytest.approx(1.0)
 
 
+def test_p_equivalent_without_the_floor_is_not_pulled_to_one_by_it():
+    # What the study saw: a random mover loses nearly every game to any search in every game,
+    # dice or not, while the dice blur the gaps between agents that play. Here the rungs
+    # above the floor play a coin-flip variant with p = 0.3 exactly, and the floor loses
+    # every game in both. Leaving the floor out recovers p; keeping it pulls p towards 1.
+    rng = np.random.default_rng(6)
+    elos = [-2000.0] + ELOS[1:]  # the floor far below: scores of 1 in chess too
+
+    def floored(luck):
+        out = []
+        for m in ladder(rng, elos, 300, luck=luck):
+            if m.j == 0:
+                m = Matchup(m.i, 0, np.ones_like(m.scores))
+            out.append(m)
+        return out
+
+    chess, variant = floored(0.0), floored(0.7)
+    p = p_equivalent_ladder(variant, chess, n_boot=200, leave_out=[0])
+    assert p.low <= 0.3 <= p.high and p.high - p.low < 0.2, p
+    with_floor = p_equivalent_ladder(variant, chess, n_boot=200)
+    assert with_floor.low > p.high, (with_floor, p)
+    # Leaving out a rung drops its matchups only: a ladder of nothing else has none in common.
+    with pytest.raises(ValueError, match="none left out"):
+        p_equivalent_ladder(
+            [Matchup(1, 0, np.ones((2, 2)))], [Matchup(1, 0, np.ones((2, 2)))], leave_out=[0]
+        )
+
+
 def test_luck_and_depth_are_recovered():
     rng = np.random.default_rng(5)
     k, alpha, beta = 8, 0.3, 2.0

@@ -137,8 +137,13 @@ def test_robustness_flags_only_disjoint_intervals() -> None:
 
 
 def test_ranking_by_family_and_swaps() -> None:
-    def row(ps: dict[str, float]) -> dict[str, Any]:
-        return {"families": {f: {"p_equivalent": {"value": p}} for f, p in ps.items()}}
+    def row(ps: dict[str, float], half: float = 0.01) -> dict[str, Any]:
+        return {
+            "families": {
+                f: {"p_equivalent": {"value": p, "low": p - half, "high": p + half}}
+                for f, p in ps.items()
+            }
+        }
 
     rows = {
         "a": row({"search": 0.2, "mcts": 0.3}),
@@ -147,10 +152,21 @@ def test_ranking_by_family_and_swaps() -> None:
     }
     r = ranking(rows, ["search", "mcts"])
     assert r["by_family"] == {"search": ["a", "b", "c"], "mcts": ["a", "b", "c"]}
-    assert r["agreement"]["search/mcts"] == {"kendall_tau": 1.0, "same_order": True, "swapped": []}
+    assert r["agreement"]["search/mcts"] == {
+        "kendall_tau": 1.0,
+        "same_order": True,
+        "swapped": [],
+        "opposite_beyond_intervals": [],
+    }
+    # Both families resolve a against b, in opposite directions: the ranking depends on them.
     rows["b"] = row({"search": 0.5, "mcts": 0.1})
     agr = ranking(rows, ["search", "mcts"])["agreement"]["search/mcts"]
     assert not agr["same_order"] and agr["swapped"] == [["a", "b"]]
+    assert agr["opposite_beyond_intervals"] == [["a", "b"]]
+    # The same point values, but mcts cannot tell a from b: a swap, not a contradiction.
+    rows["b"] = row({"search": 0.5, "mcts": 0.1}, half=0.25)
+    agr = ranking(rows, ["search", "mcts"])["agreement"]["search/mcts"]
+    assert agr["swapped"] == [["a", "b"]] and agr["opposite_beyond_intervals"] == []
 
 
 def test_robust_tiers_keep_only_the_order_every_family_agrees_on() -> None:

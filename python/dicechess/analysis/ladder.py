@@ -297,6 +297,7 @@ def p_equivalent_ladder(
     n_boot: int = 200,
     seed: int = 0,
     confidence: float = 0.95,
+    leave_out: Sequence[int] = (),
 ) -> Estimate:
     """The p for which chess with a fraction 1 - p of its results replaced by coin flips
     scores like the variant, matchup for matchup (Duersch, Lambrecht & Oechssler's p-chess,
@@ -307,11 +308,20 @@ def p_equivalent_ladder(
     both games played (matched by ``(i, j)``; weights: the games of the smaller side). A
     perfect chess record is just a score of 1 here, never an infinite rating. Values above 1
     mean the variant separates these agents more than chess does.
+
+    ``leave_out``: rungs whose matchups are not used. The study leaves out its floor, rung 0
+    (``random``): every game's random mover loses nearly every game to any search, with dice or
+    without, so under the coin-flip model its matchups pull p towards 1 whatever the dice do
+    between agents that play (dice are not coin flips: a large enough gap in skill overcomes
+    them). Without the floor, p compares the games over the gaps between the family's rungs.
     """
     check_confidence(confidence)
+    out = set(leave_out)
     key = {(m.i, m.j): m for m in chess}
     both = []
     for m in variant:
+        if m.i in out or m.j in out:
+            continue
         c = key.get((m.i, m.j))
         if c is None and (m.j, m.i) in key:
             r = key[(m.j, m.i)]
@@ -319,7 +329,9 @@ def p_equivalent_ladder(
         if c is not None:
             both.append((m, c))
     if not both:
-        raise ValueError("the variant and chess have no matchup (same rungs) in common")
+        raise ValueError(
+            "the variant and chess have no matchup (same rungs, none left out) in common"
+        )
 
     def p_of(rows_v: Sequence[np.ndarray] | None, rows_c: Sequence[np.ndarray] | None) -> float:
         num = den = 0.0

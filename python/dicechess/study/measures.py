@@ -139,17 +139,23 @@ def ladder_measures(
     out["depth_beta"] = ld.beta.to_dict()
     if raw["variant"] == "chess":
         out["p_equivalent"] = Estimate(1.0, 1.0, 1.0).to_dict()
+        out["p_equivalent_with_floor"] = Estimate(1.0, 1.0, 1.0).to_dict()
     elif chess is not None and fam in chess["families"]:
         if chess["families"][fam]["rungs"] != data["rungs"]:
             raise ValueError(f"chess and {raw['variant']} played different {fam} ladders")
-        out["p_equivalent"] = p_equivalent_ladder(
-            matchups,
-            _matchups(chess["families"][fam], keep),
-            n_boot=cfg.bootstrap,
-            seed=seed,
-        ).to_dict()
+        chess_matchups = _matchups(chess["families"][fam], keep)
+        floor = [0] if names[0] == "random" else []
+        for key, leave_out in (("p_equivalent", floor), ("p_equivalent_with_floor", [])):
+            # A ladder of one playing rung (a small --quick subset) has nothing left.
+            if any(m.i not in leave_out and m.j not in leave_out for m in matchups):
+                out[key] = p_equivalent_ladder(
+                    matchups, chess_matchups, n_boot=cfg.bootstrap, seed=seed, leave_out=leave_out
+                ).to_dict()
+            else:
+                out[key] = _nan_estimate()
     else:
         out["p_equivalent"] = _nan_estimate()
+        out["p_equivalent_with_floor"] = _nan_estimate()
     if ladder == fam:
         out["paired_variance_reduction"] = _variance_reduction(data)
         out["white"] = _white(data)
@@ -294,8 +300,25 @@ def ranking(rows: dict[str, dict[str, Any]], families: Sequence[str]) -> dict[st
                 "kendall_tau": tau,
                 "same_order": not swapped,
                 "swapped": swapped,
+                "opposite_beyond_intervals": [
+                    [u, w]
+                    for u, w in swapped
+                    if _resolved(rows, a, u, w) != 0
+                    and _resolved(rows, a, u, w) == -_resolved(rows, b, u, w)
+                ],
             }
     return out
+
+
+def _resolved(rows: dict[str, dict[str, Any]], fam: str, u: str, w: str) -> int:
+    """-1 if family ``fam`` puts u's p-equivalent interval entirely below w's (u luckier),
+    1 if entirely above, 0 if the intervals overlap."""
+    pu, pw = rows[u]["families"][fam]["p_equivalent"], rows[w]["families"][fam]["p_equivalent"]
+    if pu["high"] < pw["low"]:
+        return -1
+    if pw["high"] < pu["low"]:
+        return 1
+    return 0
 
 
 def robust_tiers(rows: dict[str, dict[str, Any]], families: Sequence[str]) -> list[list[str]]:
@@ -353,6 +376,7 @@ def variant_measures(
         "luck_alpha": head["luck_alpha"],
         "depth_beta": head["depth_beta"],
         "p_equivalent": head["p_equivalent"],
+        "p_equivalent_with_floor": head["p_equivalent_with_floor"],
         "paired_variance_reduction": head["paired_variance_reduction"],
         "ladder": head["ladder"],
         "white": head["white"],

@@ -172,8 +172,10 @@ HOW_TO_READ = (
     "every game: a share α of games decided by a coin flip, the rest by skills "
     "spread β apart on the logit scale. **p-equivalent**: the p for which chess with "
     "1−p of its results replaced by coin flips scores like the variant, matchup for "
-    "matchup, the same agents in both (1 = as little luck as chess; controls without "
-    "dice sit near 1 or above). **Luck-adjusted variance reduction**: the share of "
+    "matchup, the same agents in both, over the matchups between rungs that play "
+    "(those with `random` are left out: any search beats a random mover in nearly "
+    "every game, dice or not; 1 = as little luck as chess; controls without dice sit "
+    "near 1 or above). **Luck-adjusted variance reduction**: the share of "
     "a game's result variance removed by subtracting the luck of every roll, valued "
     "by the search (AIVAT-style). **Robustness**: every headline number is also "
     "measured with the second agent family and with the even and the odd rungs "
@@ -209,10 +211,22 @@ def findings(res: dict[str, Any]) -> list[str]:
             out.append(f"The {pair} families rank the variants in the same order.")
         else:
             swaps = "; ".join(" / ".join(x) for x in agr["swapped"])
+            opposite = agr.get("opposite_beyond_intervals", [])
+            verdict = (
+                "Each of these pairs is within the intervals of at least one family: no "
+                "family resolves an order that the other reverses, so the ranking's resolved "
+                "part (the tiers) does not depend on the family, and the swaps are orders "
+                "neither ladder can tell apart."
+                if not opposite
+                else "Ordered oppositely with both families' intervals apart (the ranking "
+                "depends on the family there): "
+                + "; ".join(" / ".join(x) for x in opposite)
+                + ". Only the order of variants that no family swaps is a property of the "
+                "games rather than of the agents."
+            )
             out.append(
-                f"The {pair} families rank the variants differently (Kendall's τ = "
-                f"{_num(agr['kendall_tau'])}); swapped: {swaps}. Only the order of variants "
-                "that no family swaps is a property of the games rather than of the agents."
+                f"The {pair} families rank the variants differently by their point values "
+                f"(Kendall's τ = {_num(agr['kendall_tau'])}); swapped: {swaps}. {verdict}"
             )
     flagged = {
         m: [
@@ -337,12 +351,16 @@ def build_blocks(study: Study, plots: dict[str, tuple[Path, str]]) -> list[Block
     b.append(("table", *ranking_rows(res)))
     for pair, agr in res["ranking"]["agreement"].items():
         swapped = ", ".join(" / ".join(s) for s in agr["swapped"]) or "none"
+        opposite = (
+            ", ".join(" / ".join(s) for s in agr.get("opposite_beyond_intervals", [])) or "none"
+        )
         b.append(
             (
                 "p",
                 f"{pair}: Kendall's τ = {_num(agr['kendall_tau'])}; "
                 f"{'the same order' if agr['same_order'] else 'orders differ'}; "
-                f"pairs of variants swapped: {swapped}.",
+                f"pairs of variants swapped: {swapped}; of these, ordered oppositely "
+                f"with both intervals apart: {opposite}.",
             )
         )
     for name in ("colour_advantage", "game_lengths"):
