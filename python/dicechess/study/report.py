@@ -193,18 +193,22 @@ def findings(res: dict[str, Any]) -> list[str]:
     out = []
     by = res["ranking"]["by_family"]
     head = by.get(HEADLINE_FAMILY, [])
-    if head:
-        out.append(
-            "Most to least luck by the p-equivalent of the search family: " + ", ".join(head) + "."
-        )
     tiers = res["ranking"].get("robust_tiers") or []
     if tiers:
         out.append(
-            "Tiers every family agrees on (a variant is in a lower tier only when each "
-            "family puts its p-equivalent interval entirely above a variant of the tier "
-            "before): "
+            "The variants by luck, in the tiers every family agrees on (a variant is in a "
+            "lower tier only when each family puts its p-equivalent interval entirely above "
+            "a variant of the tier before): "
             + " > ".join("{" + ", ".join(t) + "}" for t in tiers)
-            + " (most luck first)."
+            + " (most luck first). This is the ranking to quote: it does not depend on the "
+            "agent family."
+        )
+    if head:
+        out.append(
+            "Most to least luck by the point values of the search family's p-equivalent "
+            "(where it departs from the tiers, no pair of intervals resolves it): "
+            + ", ".join(head)
+            + "."
         )
     for pair, agr in res["ranking"]["agreement"].items():
         if agr["same_order"]:
