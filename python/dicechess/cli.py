@@ -233,8 +233,8 @@ def _cmd_study(args: argparse.Namespace) -> int:
         sizes.update(
             pairs=pairs,
             pairs_two_apart=max(2, pairs // 2),
-            mcts_pairs=max(2, pairs * 2 // 5),
-            mcts_pairs_two_apart=max(2, pairs // 5),
+            mcts_pairs=pairs,
+            mcts_pairs_two_apart=max(2, pairs // 2),
         )
     if args.ray is not None:
         sizes["backend"] = "ray"

@@ -40,8 +40,9 @@ class StudyConfig:
     pairs: int = 100
     #: Pairs per matchup of rungs two apart.
     pairs_two_apart: int = 50
-    mcts_pairs: int = 40
-    mcts_pairs_two_apart: int = 20
+    #: The second family plays as many (its verdicts weigh as much as the headline's).
+    mcts_pairs: int = 100
+    mcts_pairs_two_apart: int = 50
     #: Random decisions each pair opens with (both games alike): varies the games of
     #: deterministic agents, which would otherwise replay one game in every pair of a
     #: game without dice.
