@@ -2,7 +2,7 @@
 //! 10 to 30 random decisions, and on chess middlegames, printed as a table
 //! (`cargo bench --bench search`), timed by the thread's CPU time.
 //! `-- --only ROW1,ROW2` runs only those rows (`middlegames` or variant
-//! names), e.g. for a profiler.
+//! names), e.g. for a profiler; `-- --params hcap=0` sets engine options.
 
 use dicechess::agents::search::{Engine, Params};
 use dicechess::agents::Evaluate;
@@ -61,9 +61,27 @@ fn thread_cpu_seconds() -> f64 {
     ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }
 
+/// The engine's options from `--params k=v,k=v` (default: none), e.g.
+/// `hcap=0` to time an ablation side by side with the default.
+fn params() -> Params {
+    let args: Vec<String> = std::env::args().collect();
+    let spec = args
+        .iter()
+        .position(|a| a == "--params")
+        .and_then(|i| args.get(i + 1))
+        .cloned()
+        .unwrap_or_default();
+    let kv: Vec<(&str, &str)> = spec
+        .split(',')
+        .filter(|s| !s.is_empty())
+        .map(|s| s.split_once('=').expect("--params wants k=v,k=v"))
+        .collect();
+    Params::parse(&kv).expect("bad --params")
+}
+
 /// (nodes, thread CPU seconds, mean depth) over `states`.
 fn measure<G: Evaluate>(states: &[G]) -> (u64, f64, f64) {
-    let mut e = Engine::new(Params::default());
+    let mut e = Engine::new(params());
     let (mut nodes, mut depth, mut n) = (0u64, 0.0f64, 0.0f64);
     let t = thread_cpu_seconds();
     for (i, g) in states.iter().enumerate() {
