@@ -41,6 +41,7 @@ mod after;
 #[cfg(test)]
 mod tests;
 mod turn;
+mod witness;
 
 use super::dice::{self, FACE_NAMES};
 use super::legal_cache::LegalCache;
@@ -359,7 +360,7 @@ impl Game for DiceChess3 {
         }
         self.pos.pseudo_moves_of(turn::roles_left(&self.left), out);
         if self.need > 1 {
-            let wit = turn::Witnesses::new(&self.pos, out);
+            let wit = witness::Witnesses::new(&self.pos, out);
             turn::keep_legal(&self.pos, &wit, &self.left, self.need, out);
         }
     }
