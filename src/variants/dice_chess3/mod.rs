@@ -38,6 +38,7 @@
 //! of the side to move could take en passant (first move of a turn only).
 
 mod after;
+mod sample;
 #[cfg(test)]
 mod tests;
 mod turn;
@@ -51,6 +52,7 @@ use crate::board::zobrist;
 use crate::board::{file_of, square_name, Role};
 use crate::notation::fen::{parse_fen, write_fen};
 use crate::notation::san;
+use crate::play::GameRng;
 use serde::{Deserialize, Serialize};
 use turn::DiceLeft;
 
@@ -110,11 +112,15 @@ pub struct DiceChess3 {
     table: Outcomes,
     start_fen: String,
     progress: Progress,
-    /// The first decision's legal moves, found by `apply_outcome` with the
-    /// turn's maximum (they share one move generation); later decisions of
-    /// the turn generate theirs.
+    /// The first decision's candidates (the pseudo-legal moves of the
+    /// roll), found by `apply_outcome` with the turn's maximum (they share
+    /// one move generation); later decisions of the turn generate theirs.
     #[serde(skip)]
     legal: LegalCache,
+    /// The witness chain that showed the turn's maximum, if one did (read
+    /// while `legal` is valid: the first decision).
+    #[serde(skip)]
+    first_chain: Option<witness::Chain>,
 }
 
 impl DiceChess3 {
@@ -138,6 +144,7 @@ impl DiceChess3 {
             start_fen: fen.clone(),
             progress: Progress::new(max_plies),
             legal: LegalCache::default(),
+            first_chain: None,
         };
         g.read_turn_state(&rest)?;
         g.progress.record(g.repetition_key(), true);
@@ -355,10 +362,9 @@ impl Game for DiceChess3 {
         if self.phase != Phase::Moving {
             return;
         }
-        if self.legal.copy_to(out) {
-            return;
+        if !self.legal.copy_to(out) {
+            self.pos.pseudo_moves_of(turn::roles_left(&self.left), out);
         }
-        self.pos.pseudo_moves_of(turn::roles_left(&self.left), out);
         if self.need > 1 {
             let wit = witness::Witnesses::new(&self.pos, out);
             turn::keep_legal(&self.pos, &wit, &self.left, self.need, out);
@@ -399,6 +405,9 @@ impl Game for DiceChess3 {
             }
         }
     }
+    fn random_legal_move(&self, rng: &mut GameRng, buf: &mut MoveList) -> Move {
+        self.sample_legal(rng, buf)
+    }
     fn chance_outcomes(&self, out: &mut Outcomes) {
         if self.phase == Phase::Chance {
             out.copy_from(&self.table);
@@ -414,9 +423,20 @@ impl Game for DiceChess3 {
         }
         self.roll = Some(r);
         self.turn_reset = false;
-        let mut legal = MoveList::new();
-        self.need = turn::max_and_legal(&self.pos, &self.left, &mut legal);
-        self.legal.set(&legal);
+        // The candidates go straight into the cache (a list only when they
+        // overflow it).
+        let roles = turn::roles_left(&self.left);
+        self.legal.start();
+        self.pos.generate_pseudo(roles, &mut self.legal);
+        self.legal.finish();
+        (self.need, self.first_chain) = match self.legal.moves() {
+            Some(list) => turn::max_with_chain(&self.pos, &self.left, list),
+            None => {
+                let mut list = MoveList::new();
+                self.pos.pseudo_moves_of(roles, &mut list);
+                turn::max_with_chain(&self.pos, &self.left, &list)
+            }
+        };
         if self.need == 0 {
             self.empty_turn();
         } else {

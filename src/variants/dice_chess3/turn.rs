@@ -4,19 +4,21 @@
 //! game). A king capture ends a turn, so a sequence through one counts the
 //! dice used up to it.
 //!
-//! [`max_and_legal`] computes the maximum once per roll together with the
-//! first decision's legal moves (one move generation for both; the game
-//! keeps the list); [`keep_legal`] filters a later decision's moves, and
-//! [`keeps_maximum`] tests one move. Most cases are settled by a cheap
+//! [`max_with_chain`] computes the maximum once per roll together with the
+//! first decision's moves (one move generation for both; the game keeps the
+//! list); [`keep_legal`] filters a decision's moves, and [`LegalTest`]
+//! tests single moves (random decisions test only the moves they draw). Most cases are settled by a cheap
 //! witness ([`super::witness`]): moves of the remaining dice, taken from
 //! the current move list, that the moves before them cannot disturb (they
 //! touch none of the squares those change or cross); only the rest go
 //! through the exact search ([`can_use`]).
 
 use super::after::{has_move_after, play_within_turn};
-use super::witness::{changed_squares, footprint, freed_chain, reversible, Witnesses};
+use super::witness::{changed_squares, footprint, freed_chain, reversible, Chain, Witnesses};
+use crate::board::position::{BLACK_KINGSIDE, BLACK_QUEENSIDE, WHITE_KINGSIDE, WHITE_QUEENSIDE};
 use crate::board::{
-    Bitboard, Color, Move, MoveKind, MoveList, MoveSink, Position, Role, RoleSet, Square,
+    square, Bitboard, Color, Move, MoveKind, MoveList, MoveSink, Piece, Position, Role, RoleSet,
+    Square,
 };
 
 /// Dice left by face (face index = role index).
@@ -185,53 +187,50 @@ impl ShutIn {
 pub fn max_usable(pos: &Position, left: &DiceLeft) -> u8 {
     let mut list = MoveList::new();
     pos.pseudo_moves_of(roles_left(left), &mut list);
-    let wit = Witnesses::new(pos, &list);
-    max_usable_among(pos, left, &list, &wit)
+    max_with_chain(pos, left, &list).0
 }
 
-/// [`max_usable`] given the pseudo-legal moves of the dice `left` and
-/// their witnesses.
-fn max_usable_among(pos: &Position, left: &DiceLeft, list: &[Move], wit: &Witnesses) -> u8 {
-    let bound = usable_bound(pos, left, list);
-    (1..=bound)
-        .rev()
-        .find(|&k| wit.chain(pos, Bitboard::EMPTY, left, k).is_some() || can_use(pos, left, k))
-        .unwrap_or(0)
-}
-
-/// The turn's maximum from here and the legal moves (the first decision of
-/// a roll needs both: one move generation and one set of witnesses).
+/// The turn's maximum from here, given the first decision's candidates
+/// `list`, the pseudo-legal moves of the dice `left` (a roll needs both:
+/// one move generation and one set of witnesses; [`keep_legal`] with the
+/// maximum gives the legal moves, a random decision tests only the moves it
+/// draws, [`LegalTest`]). With the maximum comes the witness chain that
+/// showed it, if one did: a first move clear of its squares keeps the
+/// maximum ([`Chain::squares_without`]).
 ///
-/// Where no witness chain shows that `k` dice can be used, the moves are
-/// filtered for `k` at once: `k` is reachable exactly when a move that does
-/// not take the king survives the filter, and then the filtered list is
-/// the answer (an exact search for `k` first would try the same moves
-/// without witnesses, and the filter would follow anyway).
-pub fn max_and_legal(pos: &Position, left: &DiceLeft, out: &mut MoveList) -> u8 {
-    pos.pseudo_moves_of(roles_left(left), out);
-    let wit = Witnesses::new(pos, out);
-    let chained = |k: u8| wit.chain(pos, Bitboard::EMPTY, left, k).is_some();
+/// Where no witness chain shows that `k` dice can be used, `k` is reachable
+/// exactly when a move that does not take the king keeps `k` (the first
+/// such move found settles it).
+pub fn max_with_chain(pos: &Position, left: &DiceLeft, list: &[Move]) -> (u8, Option<Chain>) {
+    let wit = Witnesses::new(pos, list);
+    let mut steps = Chain::default();
+    let mut chained = |k: u8| {
+        steps = Chain::default();
+        wit.chain_steps(pos, Bitboard::EMPTY, left, k, &mut steps)
+            .is_some()
+    };
     // A chain of all the dice needs no bound (the usual case).
     let all: u8 = left.iter().sum();
     if all >= 2 && wit.covers(left) && chained(all) {
-        keep_legal(pos, &wit, left, all, out);
-        return all;
+        return (all, Some(steps));
     }
-    let bound = usable_bound(pos, left, out);
+    let bound = usable_bound(pos, left, list);
     for k in (2..=bound).rev() {
         if k < all && chained(k) {
-            keep_legal(pos, &wit, left, k, out);
-            return k;
+            return (k, Some(steps));
         }
-        let mut trial = out.clone();
-        keep_legal(pos, &wit, left, k, &mut trial);
-        if trial.iter().any(|&m| !captures_king(pos, m)) {
-            *out = trial;
-            return k;
+        // `k` dice can be used exactly when a move that does not take the
+        // king keeps `k`: the first one found settles it.
+        let mut test = LegalTest::new(pos, &wit, left, k);
+        if list
+            .iter()
+            .any(|&m| !captures_king(pos, m) && test.is_legal(m))
+        {
+            return (k, None);
         }
     }
     // One die at most: any move will do.
-    (bound > 0 && !out.is_empty()) as u8
+    ((bound > 0 && !list.is_empty()) as u8, None)
 }
 
 /// Keeps the moves of `list` (the pseudo-legal moves of the dice `left`,
@@ -241,32 +240,93 @@ pub fn keep_legal(pos: &Position, wit: &Witnesses, left: &DiceLeft, need: u8, li
     if need <= 1 {
         return; // every move uses one die and nothing more is possible
     }
-    let king = pos.king(pos.turn().other());
-    // Each face's chain of the other dice, found when a move of it asks.
-    let mut chains = [None; 6];
-    let mut shut = None;
-    list.retain(|m| {
-        Some(m.to()) == king || keeps_maximum(pos, wit, &mut chains, &mut shut, left, m, need - 1)
-    });
+    let mut test = LegalTest::new(pos, wit, left, need);
+    list.retain(|m| test.is_legal(m));
+}
+
+/// Whether `mv`, a pseudo-legal move of the dice `left`, is legal when the
+/// turn can still use two of them: it takes the king, or a die of the rest
+/// can move after it (exact, on bitboards: [`has_move_after`]).
+#[inline]
+pub fn keeps_two(pos: &Position, left: &DiceLeft, mv: Move) -> bool {
+    let mut rest = *left;
+    rest[face_of(pos, mv)] -= 1;
+    captures_king(pos, mv) || has_move_after(pos, mv, roles_left(&rest))
+}
+
+/// The maximum-dice rule for single moves of one decision: which of the
+/// pseudo-legal moves of the dice `left` keep the turn's maximum `need`
+/// (king captures always do). What one test finds (each face's witness
+/// chain of the other dice, the shut-in faces) serves the next.
+pub struct LegalTest<'a> {
+    pos: &'a Position,
+    wit: &'a Witnesses,
+    left: &'a DiceLeft,
+    need: u8,
+    king: Option<Square>,
+    /// Each face's chain of the other dice, found when a move of it asks.
+    chains: [Option<Option<Bitboard>>; 6],
+    shut: Option<ShutIn>,
+}
+
+impl<'a> LegalTest<'a> {
+    /// The test for the moves in `pos` of the dice `left` whose witnesses
+    /// are `wit`, when the turn can still use `need` of them.
+    pub fn new(
+        pos: &'a Position,
+        wit: &'a Witnesses,
+        left: &'a DiceLeft,
+        need: u8,
+    ) -> LegalTest<'a> {
+        LegalTest {
+            pos,
+            wit,
+            left,
+            need,
+            king: pos.king(pos.turn().other()),
+            chains: [None; 6],
+            shut: None,
+        }
+    }
+
+    /// Whether `m`, a pseudo-legal move of the dice left, is legal.
+    #[inline]
+    pub fn is_legal(&mut self, m: Move) -> bool {
+        self.need <= 1
+            || Some(m.to()) == self.king
+            || keeps_maximum(
+                self.pos,
+                self.wit,
+                &mut self.chains,
+                &mut self.shut,
+                self.left,
+                m,
+                self.need - 1,
+            )
+    }
 }
 
 /// An upper bound on the dice usable this turn: dice of faces that can move
 /// now, or that a move of another live face could free (it leaves a square
-/// that shuts them in), or that a promotion could create; a king die
-/// whenever castling rights remain (a block of an attack line can allow it).
+/// that shuts them in), or that a promotion could create; a king die also
+/// when castling could come within the turn ([`castling_reachable`]; a
+/// block of an attack line can allow it, so attacks are not asked).
 fn usable_bound(pos: &Position, left: &DiceLeft, list: &[Move]) -> u8 {
     let us = pos.turn();
     let mut live = [false; 6];
     for &m in list {
         live[face_of(pos, m)] = true;
     }
-    live[5] |= left[5] > 0 && pos.castling_rights() != 0;
-    // A pawn one or two steps from promoting (pushed twice at most here).
-    let near_last = match us {
-        Color::White => Bitboard::rank(6) | Bitboard::rank(5),
-        Color::Black => Bitboard::rank(1) | Bitboard::rank(2),
+    let pawns = pos.pieces(us, Role::Pawn);
+    // A pawn that can promote before another die: one step from the last
+    // rank, or two with two pawn dice (a pawn moves one rank per die).
+    let (seventh, sixth) = match us {
+        Color::White => (Bitboard::rank(6), Bitboard::rank(5)),
+        Color::Black => (Bitboard::rank(1), Bitboard::rank(2)),
     };
+    let promotable = (pawns & seventh).any() || left[0] >= 2 && (pawns & sixth).any();
     for _ in 0..2 {
+        live[5] |= left[5] > 0 && castling_reachable(pos, left, &live);
         let mut movers = Bitboard::EMPTY;
         for f in 0..6 {
             if live[f] && left[f] > 0 {
@@ -278,7 +338,7 @@ fn usable_bound(pos: &Position, left: &DiceLeft, list: &[Move]) -> u8 {
         if live[5] && left[5] > 0 && pos.castling_rights() != 0 {
             movers |= pos.pieces(us, Role::Rook);
         }
-        let promo = live[0] && left[0] > 0 && (pos.pieces(us, Role::Pawn) & near_last).any();
+        let promo = live[0] && left[0] > 0 && promotable;
         for f in 0..6 {
             if !live[f] && left[f] > 0 {
                 live[f] = (frees(pos, f, 2) & movers).any() || (promo && (1..5).contains(&f));
@@ -286,6 +346,41 @@ fn usable_bound(pos: &Position, left: &DiceLeft, list: &[Move]) -> u8 {
         }
     }
     (0..6).filter(|&f| live[f]).map(|f| left[f]).sum()
+}
+
+/// Whether the side to move could castle within the turn, given the faces
+/// that are `live` (can be used in it): it keeps the right, its king and
+/// that rook stand on their squares (a move from or to either square loses
+/// the right), and each own piece between them is of a live face, with a
+/// die of its face each to leave (an enemy piece between is not ruled out).
+fn castling_reachable(pos: &Position, left: &DiceLeft, live: &[bool; 6]) -> bool {
+    let us = pos.turn();
+    let (kingside, queenside, rank) = match us {
+        Color::White => (WHITE_KINGSIDE, WHITE_QUEENSIDE, 0),
+        Color::Black => (BLACK_KINGSIDE, BLACK_QUEENSIDE, 7),
+    };
+    let rights = pos.castling_rights();
+    if rights & (kingside | queenside) == 0
+        || pos.piece_at(square(4, rank)) != Some(Piece::new(us, Role::King))
+    {
+        return false;
+    }
+    let sides: [(u8, u8, &[u8]); 2] = [(kingside, 7, &[5, 6]), (queenside, 0, &[1, 2, 3])];
+    sides.iter().any(|&(right, rook, between)| {
+        let mut need = [0u8; 6];
+        rights & right != 0
+            && pos.piece_at(square(rook, rank)) == Some(Piece::new(us, Role::Rook))
+            && between
+                .iter()
+                .all(|&file| match pos.piece_at(square(file, rank)) {
+                    Some(p) if p.color == us => {
+                        let g = p.role.index();
+                        need[g] += 1;
+                        live[g] && need[g] <= left[g]
+                    }
+                    _ => true,
+                })
+    })
 }
 
 /// The own pieces whose leaving could free the pieces of face `f` of the

@@ -63,17 +63,23 @@ impl Witnesses {
             moves: [[Move::NULL; 8]; 6],
             len: [0; 6],
         };
-        let mut per_piece = [0u8; 64];
+        // A piece's moves come one after the other (the generator lists
+        // them piece by piece): its face is read once, and its count of
+        // witnesses restarts when the next piece's moves begin.
+        let (mut from, mut f, mut per_piece) = (u8::MAX, 0, 0u8);
         for &m in list {
-            if matches!(m.kind(), MoveKind::Castle | MoveKind::EnPassant) {
+            if m.is_castle_or_en_passant() {
                 continue;
             }
-            let f = face_of(pos, m);
-            let from = m.from() as usize;
-            if w.len[f] < 8 && per_piece[from] < 2 {
+            if m.from() != from {
+                from = m.from();
+                f = face_of(pos, m);
+                per_piece = 0;
+            }
+            if w.len[f] < 8 && per_piece < 2 {
                 w.moves[f][w.len[f] as usize] = m;
                 w.len[f] += 1;
-                per_piece[from] += 1;
+                per_piece += 1;
             }
         }
         w
@@ -91,6 +97,19 @@ impl Witnesses {
         rest: &DiceLeft,
         need: u8,
     ) -> Option<Bitboard> {
+        self.chain_steps(pos, touched, rest, need, &mut Chain::default())
+    }
+
+    /// [`Witnesses::chain`] that also writes the chain's steps to `steps`
+    /// (when there is a chain; each level records its step on the way back).
+    pub fn chain_steps(
+        &self,
+        pos: &Position,
+        touched: Bitboard,
+        rest: &DiceLeft,
+        need: u8,
+        steps: &mut Chain,
+    ) -> Option<Bitboard> {
         if need == 0 {
             return Some(touched);
         }
@@ -104,6 +123,7 @@ impl Witnesses {
                     continue;
                 }
                 if need == 1 {
+                    steps.push(f, 1, fp);
                     return Some(touched | fp);
                 }
                 if captures_king(pos, w) {
@@ -111,7 +131,9 @@ impl Witnesses {
                 }
                 let mut rest2 = *rest;
                 rest2[f] -= 1;
-                if let Some(squares) = self.chain(pos, touched | fp, &rest2, need - 1) {
+                if let Some(squares) = self.chain_steps(pos, touched | fp, &rest2, need - 1, steps)
+                {
+                    steps.push(f, 1, fp);
                     return Some(squares);
                 }
                 // The same piece back and forth with the other dice of its
@@ -120,10 +142,14 @@ impl Witnesses {
                 if rest2[f] > 0 && reversible(pos, w) {
                     let k = rest2[f].min(need - 1);
                     if k == need - 1 {
+                        steps.push(f, 1 + k, fp);
                         return Some(touched | fp);
                     }
                     rest2[f] = 0;
-                    if let Some(squares) = self.chain(pos, touched | fp, &rest2, need - 1 - k) {
+                    if let Some(squares) =
+                        self.chain_steps(pos, touched | fp, &rest2, need - 1 - k, steps)
+                    {
+                        steps.push(f, 1 + k, fp);
                         return Some(squares);
                     }
                 }
@@ -216,4 +242,52 @@ pub(super) fn freed_chain(
         }
     }
     false
+}
+
+/// The steps of a witness chain ([`Witnesses::chain_steps`]): each one
+/// witness of a face with the dice it uses (more than one: the same piece
+/// back and forth) and the squares it needs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Chain {
+    squares: [Bitboard; 3],
+    faces: [u8; 3],
+    dice: [u8; 3],
+    len: u8,
+    /// More steps than fit (not with three dice): nothing can be read off.
+    overflow: bool,
+}
+
+impl Chain {
+    #[inline(always)]
+    fn push(&mut self, f: usize, dice: u8, squares: Bitboard) {
+        let i = self.len as usize;
+        if i < 3 {
+            (self.squares[i], self.faces[i], self.dice[i]) = (squares, f as u8, dice);
+            self.len += 1;
+        } else {
+            self.overflow = true;
+        }
+    }
+
+    /// The squares of a chain for one die fewer, that die of face `f`: a
+    /// move of face `f` that changes none of them keeps the rest of the
+    /// chain valid (as [`Witnesses::chain_without`]). Without a one-die step
+    /// of face `f` to leave out, the whole chain's squares (a die of `f`
+    /// back and forth still moves its piece; a chain without `f` uses dice
+    /// the move leaves).
+    pub fn squares_without(&self, f: usize) -> Bitboard {
+        if self.overflow {
+            return Bitboard::FULL;
+        }
+        let mut squares = Bitboard::EMPTY;
+        let mut left_out = false;
+        for i in 0..self.len as usize {
+            if !left_out && self.faces[i] as usize == f && self.dice[i] == 1 {
+                left_out = true;
+            } else {
+                squares |= self.squares[i];
+            }
+        }
+        squares
+    }
 }
