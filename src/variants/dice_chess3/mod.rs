@@ -38,6 +38,7 @@
 //! of the side to move could take en passant (first move of a turn only).
 
 mod after;
+mod invariants;
 mod sample;
 #[cfg(test)]
 mod tests;
@@ -528,61 +529,7 @@ impl Game for DiceChess3 {
         })
     }
     fn check_invariants(&self) -> Result<(), String> {
-        let p = &self.pos;
-        if p.hash() != p.compute_hash() {
-            return Err("incremental hash differs from recomputed hash".into());
-        }
-        match self.phase {
-            Phase::Over => {
-                if self.progress.result.is_none() {
-                    return Err("over without a result".into());
-                }
-            }
-            Phase::Chance => {
-                if self.roll.is_some() || self.left != [0; 6] {
-                    return Err("dice shown at a chance node".into());
-                }
-            }
-            Phase::Moving => {
-                if p.king(Color::White).is_none() || p.king(Color::Black).is_none() {
-                    return Err("a king is missing in a running game".into());
-                }
-                let n: u8 = self.left.iter().sum();
-                if self.need == 0 || self.need > n {
-                    return Err(format!("dice to use {} of {n} left", self.need));
-                }
-                let exact = (1..=n).rev().find(|&k| turn::can_use(p, &self.left, k));
-                if self.need != exact.unwrap_or(0) {
-                    return Err("cached maximum of usable dice is stale".into());
-                }
-                if n < 3 && p.ep_square().is_some() {
-                    return Err("en passant after the first move of a turn".into());
-                }
-                let mut ml = MoveList::new();
-                self.legal_moves(&mut ml);
-                if ml.is_empty() {
-                    return Err("decision node without legal moves".into());
-                }
-                // The fast witness agrees with the exact search.
-                let mut all = MoveList::new();
-                p.pseudo_moves_of(turn::roles_left(&self.left), &mut all);
-                for &m in all.iter() {
-                    let mut rest = self.left;
-                    rest[turn::face_of(p, m)] -= 1;
-                    let mut after = p.clone();
-                    after::play_within_turn(&mut after, m);
-                    let exact =
-                        turn::captures_king(p, m) || turn::can_use(&after, &rest, self.need - 1);
-                    if exact != ml.contains(m) {
-                        return Err(format!(
-                            "move {} legal by the exact search: {exact}",
-                            m.uci()
-                        ));
-                    }
-                }
-            }
-        }
-        Ok(())
+        self.invariants()
     }
     fn options(&self) -> Options {
         let mut o = Options::new();
