@@ -32,15 +32,21 @@ pub fn sample_outcome<G: Game>(g: &G, rng: &mut GameRng, buf: &mut Outcomes) -> 
     buf.sample(rng.random::<f64>())
 }
 
-/// A uniformly random legal decision (moves and pass alike).
+/// A uniformly random legal decision (moves and pass alike): the variant's
+/// [`Game::random_legal_move`] (by default, an index drawn into the list of
+/// legal moves).
 #[inline]
 pub fn random_move<G: Game>(g: &G, rng: &mut GameRng, buf: &mut MoveList) -> Move {
-    g.legal_moves(buf);
-    debug_assert!(!buf.is_empty(), "decision node without legal decisions");
+    g.random_legal_move(rng, buf)
+}
+
+/// A uniformly random index below `len` (`len` in `1..2^32`).
+#[inline(always)]
+pub fn uniform_index(rng: &mut GameRng, len: usize) -> usize {
     // A `u32` range: rand samples a `usize` range below 2^32 as this very
     // `u32` range (same numbers), but the `usize` version also carries the
     // 64-bit path, which made it too big to inline into the game loop.
-    buf[rng.random_range(0..buf.len() as u32) as usize]
+    rng.random_range(0..len as u32) as usize
 }
 
 /// Counts from one playout.

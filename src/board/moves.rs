@@ -73,6 +73,12 @@ impl Move {
             k => MoveKind::Rotation(Role::from_index((k - K_ROT + 1) as usize)),
         }
     }
+    /// Whether the move is castling or en passant (cheaper than matching
+    /// [`Move::kind`]).
+    #[inline(always)]
+    pub fn is_castle_or_en_passant(self) -> bool {
+        matches!(self.0 >> 12, K_EP | K_CASTLE)
+    }
     /// The promotion role, if a promotion.
     #[inline(always)]
     pub fn promotion(self) -> Option<Role> {
@@ -204,6 +210,20 @@ impl MoveList {
     #[inline(always)]
     pub(crate) fn push_pawn(&mut self, from: Square, fwd: u32, to: Bitboard, two: Bitboard) {
         self.len = write_pawn(&mut self.moves, self.len, from, fwd, to, two).unwrap_or_else(|n| n);
+    }
+    /// Removes the move at `index` (which must be below `len`) and puts
+    /// the last move in its place.
+    #[inline(always)]
+    pub fn swap_remove(&mut self, index: usize) -> Move {
+        assert!(
+            index < self.len,
+            "swap_remove index {index} of {}",
+            self.len
+        );
+        let m = self.moves[index];
+        self.len -= 1;
+        self.moves[index] = self.moves[self.len];
+        m
     }
     /// Whether `m` is in the list.
     pub fn contains(&self, m: Move) -> bool {

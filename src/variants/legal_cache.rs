@@ -115,6 +115,11 @@ impl LegalCache {
     pub(crate) fn invalidate(&mut self) {
         self.valid = false;
     }
+    /// The moves, if the cache is valid.
+    #[inline(always)]
+    pub(crate) fn moves(&self) -> Option<&[Move]> {
+        self.valid.then(|| &self.moves[..self.len])
+    }
     /// Copies the moves into `out` if the cache is valid; returns whether it
     /// was.
     #[inline(always)]

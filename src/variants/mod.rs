@@ -47,6 +47,7 @@ pub use endings::{by_color_index, no_move_ending, orthodox_ending, ColorResult, 
 
 use crate::board::{Color, Move, MoveList, Position, RoleSet};
 use crate::encode::ActionLayout;
+use crate::play::{uniform_index, GameRng};
 use serde::{de::DeserializeOwned, Serialize};
 
 /// The rules of one variant as a state machine with explicit chance nodes.
@@ -74,6 +75,18 @@ pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
     fn legal_moves(&self, out: &mut MoveList);
     /// Applies a decision from `legal_moves` (unchecked).
     fn play(&mut self, mv: Move);
+    /// A uniformly random decision of [`Game::legal_moves`] at a decision
+    /// node (`buf` is scratch), the draw of random playouts
+    /// ([`crate::play::random_move`]). The default lists the legal moves and
+    /// draws one index ([`crate::play::uniform_index`]); a variant may draw
+    /// differently (other numbers from `rng`) if every legal decision stays
+    /// exactly equally likely, e.g. by testing only the candidates it draws.
+    #[inline]
+    fn random_legal_move(&self, rng: &mut GameRng, buf: &mut MoveList) -> Move {
+        self.legal_moves(buf);
+        debug_assert!(!buf.is_empty(), "decision node without legal decisions");
+        buf[uniform_index(rng, buf.len())]
+    }
 
     /// The outcomes of the chance node with their exact probabilities
     /// (summing to 1). Outcome ids are the actions at chance nodes.

@@ -10,6 +10,7 @@ mod cubic;
 mod cubic_checkers;
 mod dice_chess;
 mod dice_chess3;
+mod dice_chess3_sampling;
 mod dice_play;
 mod episode;
 mod fluky;

@@ -38,9 +38,12 @@
 //! of the side to move could take en passant (first move of a turn only).
 
 mod after;
+mod invariants;
+mod sample;
 #[cfg(test)]
 mod tests;
 mod turn;
+mod witness;
 
 use super::dice::{self, FACE_NAMES};
 use super::legal_cache::LegalCache;
@@ -50,6 +53,7 @@ use crate::board::zobrist;
 use crate::board::{file_of, square_name, Role};
 use crate::notation::fen::{parse_fen, write_fen};
 use crate::notation::san;
+use crate::play::GameRng;
 use serde::{Deserialize, Serialize};
 use turn::DiceLeft;
 
@@ -109,11 +113,15 @@ pub struct DiceChess3 {
     table: Outcomes,
     start_fen: String,
     progress: Progress,
-    /// The first decision's legal moves, found by `apply_outcome` with the
-    /// turn's maximum (they share one move generation); later decisions of
-    /// the turn generate theirs.
+    /// The first decision's candidates (the pseudo-legal moves of the
+    /// roll), found by `apply_outcome` with the turn's maximum (they share
+    /// one move generation); later decisions of the turn generate theirs.
     #[serde(skip)]
     legal: LegalCache,
+    /// The witness chain that showed the turn's maximum, if one did (read
+    /// while `legal` is valid: the first decision).
+    #[serde(skip)]
+    first_chain: Option<witness::Chain>,
 }
 
 impl DiceChess3 {
@@ -137,6 +145,7 @@ impl DiceChess3 {
             start_fen: fen.clone(),
             progress: Progress::new(max_plies),
             legal: LegalCache::default(),
+            first_chain: None,
         };
         g.read_turn_state(&rest)?;
         g.progress.record(g.repetition_key(), true);
@@ -354,12 +363,11 @@ impl Game for DiceChess3 {
         if self.phase != Phase::Moving {
             return;
         }
-        if self.legal.copy_to(out) {
-            return;
+        if !self.legal.copy_to(out) {
+            self.pos.pseudo_moves_of(turn::roles_left(&self.left), out);
         }
-        self.pos.pseudo_moves_of(turn::roles_left(&self.left), out);
         if self.need > 1 {
-            let wit = turn::Witnesses::new(&self.pos, out);
+            let wit = witness::Witnesses::new(&self.pos, out);
             turn::keep_legal(&self.pos, &wit, &self.left, self.need, out);
         }
     }
@@ -398,6 +406,9 @@ impl Game for DiceChess3 {
             }
         }
     }
+    fn random_legal_move(&self, rng: &mut GameRng, buf: &mut MoveList) -> Move {
+        self.sample_legal(rng, buf)
+    }
     fn chance_outcomes(&self, out: &mut Outcomes) {
         if self.phase == Phase::Chance {
             out.copy_from(&self.table);
@@ -413,9 +424,20 @@ impl Game for DiceChess3 {
         }
         self.roll = Some(r);
         self.turn_reset = false;
-        let mut legal = MoveList::new();
-        self.need = turn::max_and_legal(&self.pos, &self.left, &mut legal);
-        self.legal.set(&legal);
+        // The candidates go straight into the cache (a list only when they
+        // overflow it).
+        let roles = turn::roles_left(&self.left);
+        self.legal.start();
+        self.pos.generate_pseudo(roles, &mut self.legal);
+        self.legal.finish();
+        (self.need, self.first_chain) = match self.legal.moves() {
+            Some(list) => turn::max_with_chain(&self.pos, &self.left, list),
+            None => {
+                let mut list = MoveList::new();
+                self.pos.pseudo_moves_of(roles, &mut list);
+                turn::max_with_chain(&self.pos, &self.left, &list)
+            }
+        };
         if self.need == 0 {
             self.empty_turn();
         } else {
@@ -507,61 +529,7 @@ impl Game for DiceChess3 {
         })
     }
     fn check_invariants(&self) -> Result<(), String> {
-        let p = &self.pos;
-        if p.hash() != p.compute_hash() {
-            return Err("incremental hash differs from recomputed hash".into());
-        }
-        match self.phase {
-            Phase::Over => {
-                if self.progress.result.is_none() {
-                    return Err("over without a result".into());
-                }
-            }
-            Phase::Chance => {
-                if self.roll.is_some() || self.left != [0; 6] {
-                    return Err("dice shown at a chance node".into());
-                }
-            }
-            Phase::Moving => {
-                if p.king(Color::White).is_none() || p.king(Color::Black).is_none() {
-                    return Err("a king is missing in a running game".into());
-                }
-                let n: u8 = self.left.iter().sum();
-                if self.need == 0 || self.need > n {
-                    return Err(format!("dice to use {} of {n} left", self.need));
-                }
-                let exact = (1..=n).rev().find(|&k| turn::can_use(p, &self.left, k));
-                if self.need != exact.unwrap_or(0) {
-                    return Err("cached maximum of usable dice is stale".into());
-                }
-                if n < 3 && p.ep_square().is_some() {
-                    return Err("en passant after the first move of a turn".into());
-                }
-                let mut ml = MoveList::new();
-                self.legal_moves(&mut ml);
-                if ml.is_empty() {
-                    return Err("decision node without legal moves".into());
-                }
-                // The fast witness agrees with the exact search.
-                let mut all = MoveList::new();
-                p.pseudo_moves_of(turn::roles_left(&self.left), &mut all);
-                for &m in all.iter() {
-                    let mut rest = self.left;
-                    rest[turn::face_of(p, m)] -= 1;
-                    let mut after = p.clone();
-                    after::play_within_turn(&mut after, m);
-                    let exact =
-                        turn::captures_king(p, m) || turn::can_use(&after, &rest, self.need - 1);
-                    if exact != ml.contains(m) {
-                        return Err(format!(
-                            "move {} legal by the exact search: {exact}",
-                            m.uci()
-                        ));
-                    }
-                }
-            }
-        }
-        Ok(())
+        self.invariants()
     }
     fn options(&self) -> Options {
         let mut o = Options::new();

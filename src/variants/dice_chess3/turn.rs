@@ -4,19 +4,21 @@
 //! game). A king capture ends a turn, so a sequence through one counts the
 //! dice used up to it.
 //!
-//! [`max_and_legal`] computes the maximum once per roll together with the
-//! first decision's legal moves (one move generation for both; the game
-//! keeps the list); [`keep_legal`] filters a later decision's moves, and
-//! [`keeps_maximum`] tests one move. Most cases are settled by a cheap
-//! witness: moves of the remaining dice, taken from the current move list,
-//! that the moves before them cannot disturb (they touch none of the
-//! squares those change or cross); only the rest go through the exact
-//! search ([`can_use`]).
+//! [`max_with_chain`] computes the maximum once per roll together with the
+//! first decision's moves (one move generation for both; the game keeps the
+//! list); [`keep_legal`] filters a decision's moves, and [`LegalTest`]
+//! tests single moves (random decisions test only the moves they draw). Most cases are settled by a cheap
+//! witness ([`super::witness`]): moves of the remaining dice, taken from
+//! the current move list, that the moves before them cannot disturb (they
+//! touch none of the squares those change or cross); only the rest go
+//! through the exact search ([`can_use`]).
 
 use super::after::{has_move_after, play_within_turn};
-use crate::board::attacks::{between, bishop_attacks, king_attacks, knight_attacks, rook_attacks};
+use super::witness::{changed_squares, footprint, freed_chain, reversible, Chain, Witnesses};
+use crate::board::position::{BLACK_KINGSIDE, BLACK_QUEENSIDE, WHITE_KINGSIDE, WHITE_QUEENSIDE};
 use crate::board::{
-    Bitboard, Color, Move, MoveKind, MoveList, MoveSink, Position, Role, RoleSet, Square,
+    square, Bitboard, Color, Move, MoveKind, MoveList, MoveSink, Piece, Position, Role, RoleSet,
+    Square,
 };
 
 /// Dice left by face (face index = role index).
@@ -185,53 +187,50 @@ impl ShutIn {
 pub fn max_usable(pos: &Position, left: &DiceLeft) -> u8 {
     let mut list = MoveList::new();
     pos.pseudo_moves_of(roles_left(left), &mut list);
-    let wit = Witnesses::new(pos, &list);
-    max_usable_among(pos, left, &list, &wit)
+    max_with_chain(pos, left, &list).0
 }
 
-/// [`max_usable`] given the pseudo-legal moves of the dice `left` and
-/// their witnesses.
-fn max_usable_among(pos: &Position, left: &DiceLeft, list: &[Move], wit: &Witnesses) -> u8 {
-    let bound = usable_bound(pos, left, list);
-    (1..=bound)
-        .rev()
-        .find(|&k| wit.chain(pos, Bitboard::EMPTY, left, k).is_some() || can_use(pos, left, k))
-        .unwrap_or(0)
-}
-
-/// The turn's maximum from here and the legal moves (the first decision of
-/// a roll needs both: one move generation and one set of witnesses).
+/// The turn's maximum from here, given the first decision's candidates
+/// `list`, the pseudo-legal moves of the dice `left` (a roll needs both:
+/// one move generation and one set of witnesses; [`keep_legal`] with the
+/// maximum gives the legal moves, a random decision tests only the moves it
+/// draws, [`LegalTest`]). With the maximum comes the witness chain that
+/// showed it, if one did: a first move clear of its squares keeps the
+/// maximum ([`Chain::squares_without`]).
 ///
-/// Where no witness chain shows that `k` dice can be used, the moves are
-/// filtered for `k` at once: `k` is reachable exactly when a move that does
-/// not take the king survives the filter, and then the filtered list is
-/// the answer (an exact search for `k` first would try the same moves
-/// without witnesses, and the filter would follow anyway).
-pub fn max_and_legal(pos: &Position, left: &DiceLeft, out: &mut MoveList) -> u8 {
-    pos.pseudo_moves_of(roles_left(left), out);
-    let wit = Witnesses::new(pos, out);
-    let chained = |k: u8| wit.chain(pos, Bitboard::EMPTY, left, k).is_some();
+/// Where no witness chain shows that `k` dice can be used, `k` is reachable
+/// exactly when a move that does not take the king keeps `k` (the first
+/// such move found settles it).
+pub fn max_with_chain(pos: &Position, left: &DiceLeft, list: &[Move]) -> (u8, Option<Chain>) {
+    let wit = Witnesses::new(pos, list);
+    let mut steps = Chain::default();
+    let mut chained = |k: u8| {
+        steps = Chain::default();
+        wit.chain_steps(pos, Bitboard::EMPTY, left, k, &mut steps)
+            .is_some()
+    };
     // A chain of all the dice needs no bound (the usual case).
     let all: u8 = left.iter().sum();
     if all >= 2 && wit.covers(left) && chained(all) {
-        keep_legal(pos, &wit, left, all, out);
-        return all;
+        return (all, Some(steps));
     }
-    let bound = usable_bound(pos, left, out);
+    let bound = usable_bound(pos, left, list);
     for k in (2..=bound).rev() {
         if k < all && chained(k) {
-            keep_legal(pos, &wit, left, k, out);
-            return k;
+            return (k, Some(steps));
         }
-        let mut trial = out.clone();
-        keep_legal(pos, &wit, left, k, &mut trial);
-        if trial.iter().any(|&m| !captures_king(pos, m)) {
-            *out = trial;
-            return k;
+        // `k` dice can be used exactly when a move that does not take the
+        // king keeps `k`: the first one found settles it.
+        let mut test = LegalTest::new(pos, &wit, left, k);
+        if list
+            .iter()
+            .any(|&m| !captures_king(pos, m) && test.is_legal(m))
+        {
+            return (k, None);
         }
     }
     // One die at most: any move will do.
-    (bound > 0 && !out.is_empty()) as u8
+    ((bound > 0 && !list.is_empty()) as u8, None)
 }
 
 /// Keeps the moves of `list` (the pseudo-legal moves of the dice `left`,
@@ -241,32 +240,93 @@ pub fn keep_legal(pos: &Position, wit: &Witnesses, left: &DiceLeft, need: u8, li
     if need <= 1 {
         return; // every move uses one die and nothing more is possible
     }
-    let king = pos.king(pos.turn().other());
-    // Each face's chain of the other dice, found when a move of it asks.
-    let mut chains = [None; 6];
-    let mut shut = None;
-    list.retain(|m| {
-        Some(m.to()) == king || keeps_maximum(pos, wit, &mut chains, &mut shut, left, m, need - 1)
-    });
+    let mut test = LegalTest::new(pos, wit, left, need);
+    list.retain(|m| test.is_legal(m));
+}
+
+/// Whether `mv`, a pseudo-legal move of the dice `left`, is legal when the
+/// turn can still use two of them: it takes the king, or a die of the rest
+/// can move after it (exact, on bitboards: [`has_move_after`]).
+#[inline]
+pub fn keeps_two(pos: &Position, left: &DiceLeft, mv: Move) -> bool {
+    let mut rest = *left;
+    rest[face_of(pos, mv)] -= 1;
+    captures_king(pos, mv) || has_move_after(pos, mv, roles_left(&rest))
+}
+
+/// The maximum-dice rule for single moves of one decision: which of the
+/// pseudo-legal moves of the dice `left` keep the turn's maximum `need`
+/// (king captures always do). What one test finds (each face's witness
+/// chain of the other dice, the shut-in faces) serves the next.
+pub struct LegalTest<'a> {
+    pos: &'a Position,
+    wit: &'a Witnesses,
+    left: &'a DiceLeft,
+    need: u8,
+    king: Option<Square>,
+    /// Each face's chain of the other dice, found when a move of it asks.
+    chains: [Option<Option<Bitboard>>; 6],
+    shut: Option<ShutIn>,
+}
+
+impl<'a> LegalTest<'a> {
+    /// The test for the moves in `pos` of the dice `left` whose witnesses
+    /// are `wit`, when the turn can still use `need` of them.
+    pub fn new(
+        pos: &'a Position,
+        wit: &'a Witnesses,
+        left: &'a DiceLeft,
+        need: u8,
+    ) -> LegalTest<'a> {
+        LegalTest {
+            pos,
+            wit,
+            left,
+            need,
+            king: pos.king(pos.turn().other()),
+            chains: [None; 6],
+            shut: None,
+        }
+    }
+
+    /// Whether `m`, a pseudo-legal move of the dice left, is legal.
+    #[inline]
+    pub fn is_legal(&mut self, m: Move) -> bool {
+        self.need <= 1
+            || Some(m.to()) == self.king
+            || keeps_maximum(
+                self.pos,
+                self.wit,
+                &mut self.chains,
+                &mut self.shut,
+                self.left,
+                m,
+                self.need - 1,
+            )
+    }
 }
 
 /// An upper bound on the dice usable this turn: dice of faces that can move
 /// now, or that a move of another live face could free (it leaves a square
-/// that shuts them in), or that a promotion could create; a king die
-/// whenever castling rights remain (a block of an attack line can allow it).
+/// that shuts them in), or that a promotion could create; a king die also
+/// when castling could come within the turn ([`castling_reachable`]; a
+/// block of an attack line can allow it, so attacks are not asked).
 fn usable_bound(pos: &Position, left: &DiceLeft, list: &[Move]) -> u8 {
     let us = pos.turn();
     let mut live = [false; 6];
     for &m in list {
         live[face_of(pos, m)] = true;
     }
-    live[5] |= left[5] > 0 && pos.castling_rights() != 0;
-    // A pawn one or two steps from promoting (pushed twice at most here).
-    let near_last = match us {
-        Color::White => Bitboard::rank(6) | Bitboard::rank(5),
-        Color::Black => Bitboard::rank(1) | Bitboard::rank(2),
+    let pawns = pos.pieces(us, Role::Pawn);
+    // A pawn that can promote before another die: one step from the last
+    // rank, or two with two pawn dice (a pawn moves one rank per die).
+    let (seventh, sixth) = match us {
+        Color::White => (Bitboard::rank(6), Bitboard::rank(5)),
+        Color::Black => (Bitboard::rank(1), Bitboard::rank(2)),
     };
+    let promotable = (pawns & seventh).any() || left[0] >= 2 && (pawns & sixth).any();
     for _ in 0..2 {
+        live[5] |= left[5] > 0 && castling_reachable(pos, left, &live);
         let mut movers = Bitboard::EMPTY;
         for f in 0..6 {
             if live[f] && left[f] > 0 {
@@ -278,7 +338,7 @@ fn usable_bound(pos: &Position, left: &DiceLeft, list: &[Move]) -> u8 {
         if live[5] && left[5] > 0 && pos.castling_rights() != 0 {
             movers |= pos.pieces(us, Role::Rook);
         }
-        let promo = live[0] && left[0] > 0 && (pos.pieces(us, Role::Pawn) & near_last).any();
+        let promo = live[0] && left[0] > 0 && promotable;
         for f in 0..6 {
             if !live[f] && left[f] > 0 {
                 live[f] = (frees(pos, f, 2) & movers).any() || (promo && (1..5).contains(&f));
@@ -286,6 +346,41 @@ fn usable_bound(pos: &Position, left: &DiceLeft, list: &[Move]) -> u8 {
         }
     }
     (0..6).filter(|&f| live[f]).map(|f| left[f]).sum()
+}
+
+/// Whether the side to move could castle within the turn, given the faces
+/// that are `live` (can be used in it): it keeps the right, its king and
+/// that rook stand on their squares (a move from or to either square loses
+/// the right), and each own piece between them is of a live face, with a
+/// die of its face each to leave (an enemy piece between is not ruled out).
+fn castling_reachable(pos: &Position, left: &DiceLeft, live: &[bool; 6]) -> bool {
+    let us = pos.turn();
+    let (kingside, queenside, rank) = match us {
+        Color::White => (WHITE_KINGSIDE, WHITE_QUEENSIDE, 0),
+        Color::Black => (BLACK_KINGSIDE, BLACK_QUEENSIDE, 7),
+    };
+    let rights = pos.castling_rights();
+    if rights & (kingside | queenside) == 0
+        || pos.piece_at(square(4, rank)) != Some(Piece::new(us, Role::King))
+    {
+        return false;
+    }
+    let sides: [(u8, u8, &[u8]); 2] = [(kingside, 7, &[5, 6]), (queenside, 0, &[1, 2, 3])];
+    sides.iter().any(|&(right, rook, between)| {
+        let mut need = [0u8; 6];
+        rights & right != 0
+            && pos.piece_at(square(rook, rank)) == Some(Piece::new(us, Role::Rook))
+            && between
+                .iter()
+                .all(|&file| match pos.piece_at(square(file, rank)) {
+                    Some(p) if p.color == us => {
+                        let g = p.role.index();
+                        need[g] += 1;
+                        live[g] && need[g] <= left[g]
+                    }
+                    _ => true,
+                })
+    })
 }
 
 /// The own pieces whose leaving could free the pieces of face `f` of the
@@ -321,153 +416,6 @@ fn frees(pos: &Position, f: usize, moves: u8) -> Bitboard {
         };
     }
     b
-}
-
-/// The squares a move changes: from, to, the castling rook's squares, the
-/// pawn taken en passant.
-#[inline(always)]
-fn changed_squares(mv: Move, turn: Color) -> Bitboard {
-    let (from, to) = (mv.from(), mv.to());
-    let b = Bitboard::from_square(from).with(to);
-    match mv.kind() {
-        MoveKind::Castle => {
-            let rank = from & !7;
-            if to > from {
-                b.with(rank + 7).with(rank + 5)
-            } else {
-                b.with(rank).with(rank + 3)
-            }
-        }
-        MoveKind::EnPassant => b.with(match turn {
-            Color::White => to - 8,
-            Color::Black => to + 8,
-        }),
-        _ => b,
-    }
-}
-
-/// Whether the piece `mv` moves can move straight back afterwards (its
-/// from square is then empty and the squares crossed are unchanged): any
-/// plain move of a piece but a pawn.
-#[inline(always)]
-fn reversible(pos: &Position, mv: Move) -> bool {
-    mv.kind() == MoveKind::Normal && pos.role_at(mv.from()) != Some(Role::Pawn)
-}
-
-/// The squares a move needs as they are: from, to and the squares crossed.
-#[inline(always)]
-fn footprint(mv: Move) -> Bitboard {
-    between(mv.from(), mv.to()).with(mv.from()).with(mv.to())
-}
-
-/// Witness candidates: up to eight moves per face from a move list, at
-/// most two per piece, no castling or en passant (their conditions reach
-/// beyond the squares they touch).
-pub struct Witnesses {
-    moves: [[Move; 8]; 6],
-    len: [u8; 6],
-}
-
-impl Witnesses {
-    /// The witnesses among `list` (moves in `pos`).
-    pub fn new(pos: &Position, list: &[Move]) -> Witnesses {
-        let mut w = Witnesses {
-            moves: [[Move::NULL; 8]; 6],
-            len: [0; 6],
-        };
-        let mut per_piece = [0u8; 64];
-        for &m in list {
-            if matches!(m.kind(), MoveKind::Castle | MoveKind::EnPassant) {
-                continue;
-            }
-            let f = face_of(pos, m);
-            let from = m.from() as usize;
-            if w.len[f] < 8 && per_piece[from] < 2 {
-                w.moves[f][w.len[f] as usize] = m;
-                w.len[f] += 1;
-                per_piece[from] += 1;
-            }
-        }
-        w
-    }
-
-    /// Whether `need` dice of `rest` can be used by witnesses one after the
-    /// other, none touching a square changed before (`touched`) or used by
-    /// another, none but the last taking the king: if so, `touched` and the
-    /// squares of the chain found. Sufficient, not necessary: a `None` is
-    /// settled by the exact search.
-    pub fn chain(
-        &self,
-        pos: &Position,
-        touched: Bitboard,
-        rest: &DiceLeft,
-        need: u8,
-    ) -> Option<Bitboard> {
-        if need == 0 {
-            return Some(touched);
-        }
-        for f in 0..6 {
-            if rest[f] == 0 {
-                continue;
-            }
-            for &w in &self.moves[f][..self.len[f] as usize] {
-                let fp = footprint(w);
-                if (fp & touched).any() {
-                    continue;
-                }
-                if need == 1 {
-                    return Some(touched | fp);
-                }
-                if captures_king(pos, w) {
-                    continue;
-                }
-                let mut rest2 = *rest;
-                rest2[f] -= 1;
-                if let Some(squares) = self.chain(pos, touched | fp, &rest2, need - 1) {
-                    return Some(squares);
-                }
-                // The same piece back and forth with the other dice of its
-                // face (a single piece can use them all), the rest by
-                // witnesses clear of it.
-                if rest2[f] > 0 && reversible(pos, w) {
-                    let k = rest2[f].min(need - 1);
-                    if k == need - 1 {
-                        return Some(touched | fp);
-                    }
-                    rest2[f] = 0;
-                    if let Some(squares) = self.chain(pos, touched | fp, &rest2, need - 1 - k) {
-                        return Some(squares);
-                    }
-                }
-            }
-        }
-        None
-    }
-
-    /// The squares of one witness chain that uses `need` of the dice
-    /// `left` but one of face `f` (`None`: no chain). A move of that face
-    /// that changes none of these squares keeps the chain valid, so it
-    /// keeps the maximum without a search of its own.
-    fn chain_without(
-        &self,
-        pos: &Position,
-        left: &DiceLeft,
-        f: usize,
-        need: u8,
-    ) -> Option<Bitboard> {
-        let mut rest = *left;
-        rest[f] -= 1;
-        if need == rest.iter().sum::<u8>() && !self.covers(&rest) {
-            return None;
-        }
-        self.chain(pos, Bitboard::EMPTY, &rest, need)
-    }
-
-    /// Whether every face of the dice `left` has a witness (a chain that
-    /// uses them all needs one of each).
-    fn covers(&self, left: &DiceLeft) -> bool {
-        (0..6).all(|f| left[f] == 0 || self.len[f] > 0)
-    }
 }
 
 /// Whether, after `mv` (a move of the dice `left`), the rest of the dice can
@@ -518,64 +466,4 @@ fn keeps_maximum(
     let mut p = pos.clone();
     play_within_turn(&mut p, mv);
     can_use(&p, &rest, need)
-}
-
-/// Whether, after `mv` (a plain move, promotion or double push), a piece of
-/// a face of `rest` can step onto the square `mv` left and witnesses clear
-/// of both moves use the other `need - 1` dice (or that piece steps back
-/// with a second die of its face). Moves that free a shut-in piece for a
-/// later die have no witness of their own; this settles many of them
-/// without playing `mv` out.
-fn freed_chain(
-    pos: &Position,
-    wit: &Witnesses,
-    mv: Move,
-    rest: &DiceLeft,
-    changed: Bitboard,
-    need: u8,
-) -> bool {
-    if !matches!(
-        mv.kind(),
-        MoveKind::Normal | MoveKind::DoublePush | MoveKind::Promotion(_)
-    ) {
-        return false;
-    }
-    let us = pos.turn();
-    let (from, to) = (mv.from(), mv.to());
-    let occ = pos.occupied().without(from).with(to);
-    let mine = |r: Role| pos.pieces(us, r).without(from);
-    // Pieces that reach the vacated square, found from it (attacks are
-    // symmetric; a pawn pushes onto it unless it would promote).
-    let straight = rook_attacks(from, occ);
-    let diagonal = bishop_attacks(from, occ);
-    for g in 0..6 {
-        if rest[g] == 0 {
-            continue;
-        }
-        let role = Role::from_index(g);
-        let reach = match role {
-            Role::Pawn => match us {
-                Color::White if (16..56).contains(&from) => Bitboard::from_square(from - 8),
-                Color::Black if (8..48).contains(&from) => Bitboard::from_square(from + 8),
-                _ => Bitboard::EMPTY,
-            },
-            Role::Knight => knight_attacks(from),
-            Role::Bishop => diagonal,
-            Role::Rook => straight,
-            Role::Queen => straight | diagonal,
-            Role::King => king_attacks(from),
-        };
-        for sq in reach & mine(role) {
-            let mut rest2 = *rest;
-            rest2[g] -= 1;
-            let fp = between(sq, from).with(sq).with(from);
-            if need == 1
-                || wit.chain(pos, changed | fp, &rest2, need - 1).is_some()
-                || need == 2 && rest2[g] > 0 && role != Role::Pawn
-            {
-                return true;
-            }
-        }
-    }
-    false
 }

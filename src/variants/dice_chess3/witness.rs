@@ -1,0 +1,293 @@
+//! Witnesses of the maximum-dice rule (docs/rules.md §10): cheap proofs
+//! that the rest of a turn can still use its dice. A witness is a move of a
+//! remaining die taken from the current move list; a chain of witnesses
+//! that touch none of the squares the moves before them change or cross
+//! (nor each other's) can be played one after the other, so it shows that
+//! the dice can be used without playing anything out. Sufficient, never
+//! necessary: what no witness settles goes to the exact search
+//! ([`super::turn::can_use`]).
+
+use super::turn::{captures_king, face_of, DiceLeft};
+use crate::board::attacks::{between, bishop_attacks, king_attacks, knight_attacks, rook_attacks};
+use crate::board::{Bitboard, Color, Move, MoveKind, Position, Role};
+
+/// The squares a move changes: from, to, the castling rook's squares, the
+/// pawn taken en passant.
+#[inline(always)]
+pub(super) fn changed_squares(mv: Move, turn: Color) -> Bitboard {
+    let (from, to) = (mv.from(), mv.to());
+    let b = Bitboard::from_square(from).with(to);
+    match mv.kind() {
+        MoveKind::Castle => {
+            let rank = from & !7;
+            if to > from {
+                b.with(rank + 7).with(rank + 5)
+            } else {
+                b.with(rank).with(rank + 3)
+            }
+        }
+        MoveKind::EnPassant => b.with(match turn {
+            Color::White => to - 8,
+            Color::Black => to + 8,
+        }),
+        _ => b,
+    }
+}
+
+/// Whether the piece `mv` moves can move straight back afterwards (its
+/// from square is then empty and the squares crossed are unchanged): any
+/// plain move of a piece but a pawn.
+#[inline(always)]
+pub(super) fn reversible(pos: &Position, mv: Move) -> bool {
+    mv.kind() == MoveKind::Normal && pos.role_at(mv.from()) != Some(Role::Pawn)
+}
+
+/// The squares a move needs as they are: from, to and the squares crossed.
+#[inline(always)]
+pub(super) fn footprint(mv: Move) -> Bitboard {
+    between(mv.from(), mv.to()).with(mv.from()).with(mv.to())
+}
+
+/// Witness candidates: up to eight moves per face from a move list, at
+/// most two per piece, no castling or en passant (their conditions reach
+/// beyond the squares they touch).
+pub struct Witnesses {
+    moves: [[Move; 8]; 6],
+    len: [u8; 6],
+}
+
+impl Witnesses {
+    /// The witnesses among `list` (moves in `pos`).
+    pub fn new(pos: &Position, list: &[Move]) -> Witnesses {
+        let mut w = Witnesses {
+            moves: [[Move::NULL; 8]; 6],
+            len: [0; 6],
+        };
+        // A piece's moves come one after the other (the generator lists
+        // them piece by piece): its face is read once, and its count of
+        // witnesses restarts when the next piece's moves begin.
+        let (mut from, mut f, mut per_piece) = (u8::MAX, 0, 0u8);
+        for &m in list {
+            if m.is_castle_or_en_passant() {
+                continue;
+            }
+            if m.from() != from {
+                from = m.from();
+                f = face_of(pos, m);
+                per_piece = 0;
+            }
+            if w.len[f] < 8 && per_piece < 2 {
+                w.moves[f][w.len[f] as usize] = m;
+                w.len[f] += 1;
+                per_piece += 1;
+            }
+        }
+        w
+    }
+
+    /// Whether `need` dice of `rest` can be used by witnesses one after the
+    /// other, none touching a square changed before (`touched`) or used by
+    /// another, none but the last taking the king: if so, `touched` and the
+    /// squares of the chain found. Sufficient, not necessary: a `None` is
+    /// settled by the exact search.
+    pub fn chain(
+        &self,
+        pos: &Position,
+        touched: Bitboard,
+        rest: &DiceLeft,
+        need: u8,
+    ) -> Option<Bitboard> {
+        self.chain_steps(pos, touched, rest, need, &mut Chain::default())
+    }
+
+    /// [`Witnesses::chain`] that also writes the chain's steps to `steps`
+    /// (when there is a chain; each level records its step on the way back).
+    pub fn chain_steps(
+        &self,
+        pos: &Position,
+        touched: Bitboard,
+        rest: &DiceLeft,
+        need: u8,
+        steps: &mut Chain,
+    ) -> Option<Bitboard> {
+        if need == 0 {
+            return Some(touched);
+        }
+        for f in 0..6 {
+            if rest[f] == 0 {
+                continue;
+            }
+            for &w in &self.moves[f][..self.len[f] as usize] {
+                let fp = footprint(w);
+                if (fp & touched).any() {
+                    continue;
+                }
+                if need == 1 {
+                    steps.push(f, 1, fp);
+                    return Some(touched | fp);
+                }
+                if captures_king(pos, w) {
+                    continue;
+                }
+                let mut rest2 = *rest;
+                rest2[f] -= 1;
+                if let Some(squares) = self.chain_steps(pos, touched | fp, &rest2, need - 1, steps)
+                {
+                    steps.push(f, 1, fp);
+                    return Some(squares);
+                }
+                // The same piece back and forth with the other dice of its
+                // face (a single piece can use them all), the rest by
+                // witnesses clear of it.
+                if rest2[f] > 0 && reversible(pos, w) {
+                    let k = rest2[f].min(need - 1);
+                    if k == need - 1 {
+                        steps.push(f, 1 + k, fp);
+                        return Some(touched | fp);
+                    }
+                    rest2[f] = 0;
+                    if let Some(squares) =
+                        self.chain_steps(pos, touched | fp, &rest2, need - 1 - k, steps)
+                    {
+                        steps.push(f, 1 + k, fp);
+                        return Some(squares);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// The squares of one witness chain that uses `need` of the dice
+    /// `left` but one of face `f` (`None`: no chain). A move of that face
+    /// that changes none of these squares keeps the chain valid, so it
+    /// keeps the maximum without a search of its own.
+    pub(super) fn chain_without(
+        &self,
+        pos: &Position,
+        left: &DiceLeft,
+        f: usize,
+        need: u8,
+    ) -> Option<Bitboard> {
+        let mut rest = *left;
+        rest[f] -= 1;
+        if need == rest.iter().sum::<u8>() && !self.covers(&rest) {
+            return None;
+        }
+        self.chain(pos, Bitboard::EMPTY, &rest, need)
+    }
+
+    /// Whether every face of the dice `left` has a witness (a chain that
+    /// uses them all needs one of each).
+    pub(super) fn covers(&self, left: &DiceLeft) -> bool {
+        (0..6).all(|f| left[f] == 0 || self.len[f] > 0)
+    }
+}
+
+/// Whether, after `mv` (a plain move, promotion or double push), a piece of
+/// a face of `rest` can step onto the square `mv` left and witnesses clear
+/// of both moves use the other `need - 1` dice (or that piece steps back
+/// with a second die of its face). Moves that free a shut-in piece for a
+/// later die have no witness of their own; this settles many of them
+/// without playing `mv` out.
+pub(super) fn freed_chain(
+    pos: &Position,
+    wit: &Witnesses,
+    mv: Move,
+    rest: &DiceLeft,
+    changed: Bitboard,
+    need: u8,
+) -> bool {
+    if !matches!(
+        mv.kind(),
+        MoveKind::Normal | MoveKind::DoublePush | MoveKind::Promotion(_)
+    ) {
+        return false;
+    }
+    let us = pos.turn();
+    let (from, to) = (mv.from(), mv.to());
+    let occ = pos.occupied().without(from).with(to);
+    let mine = |r: Role| pos.pieces(us, r).without(from);
+    // Pieces that reach the vacated square, found from it (attacks are
+    // symmetric; a pawn pushes onto it unless it would promote).
+    let straight = rook_attacks(from, occ);
+    let diagonal = bishop_attacks(from, occ);
+    for g in 0..6 {
+        if rest[g] == 0 {
+            continue;
+        }
+        let role = Role::from_index(g);
+        let reach = match role {
+            Role::Pawn => match us {
+                Color::White if (16..56).contains(&from) => Bitboard::from_square(from - 8),
+                Color::Black if (8..48).contains(&from) => Bitboard::from_square(from + 8),
+                _ => Bitboard::EMPTY,
+            },
+            Role::Knight => knight_attacks(from),
+            Role::Bishop => diagonal,
+            Role::Rook => straight,
+            Role::Queen => straight | diagonal,
+            Role::King => king_attacks(from),
+        };
+        for sq in reach & mine(role) {
+            let mut rest2 = *rest;
+            rest2[g] -= 1;
+            let fp = between(sq, from).with(sq).with(from);
+            if need == 1
+                || wit.chain(pos, changed | fp, &rest2, need - 1).is_some()
+                || need == 2 && rest2[g] > 0 && role != Role::Pawn
+            {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The steps of a witness chain ([`Witnesses::chain_steps`]): each one
+/// witness of a face with the dice it uses (more than one: the same piece
+/// back and forth) and the squares it needs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Chain {
+    squares: [Bitboard; 3],
+    faces: [u8; 3],
+    dice: [u8; 3],
+    len: u8,
+    /// More steps than fit (not with three dice): nothing can be read off.
+    overflow: bool,
+}
+
+impl Chain {
+    #[inline(always)]
+    fn push(&mut self, f: usize, dice: u8, squares: Bitboard) {
+        let i = self.len as usize;
+        if i < 3 {
+            (self.squares[i], self.faces[i], self.dice[i]) = (squares, f as u8, dice);
+            self.len += 1;
+        } else {
+            self.overflow = true;
+        }
+    }
+
+    /// The squares of a chain for one die fewer, that die of face `f`: a
+    /// move of face `f` that changes none of them keeps the rest of the
+    /// chain valid (as [`Witnesses::chain_without`]). Without a one-die step
+    /// of face `f` to leave out, the whole chain's squares (a die of `f`
+    /// back and forth still moves its piece; a chain without `f` uses dice
+    /// the move leaves).
+    pub fn squares_without(&self, f: usize) -> Bitboard {
+        if self.overflow {
+            return Bitboard::FULL;
+        }
+        let mut squares = Bitboard::EMPTY;
+        let mut left_out = false;
+        for i in 0..self.len as usize {
+            if !left_out && self.faces[i] as usize == f && self.dice[i] == 1 {
+                left_out = true;
+            } else {
+                squares |= self.squares[i];
+            }
+        }
+        squares
+    }
+}
