@@ -128,8 +128,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--games",
         type=_even_games,
         default=None,
-        help="games per matchup of adjacent search rungs (even; the other matchups scale "
-        "with it: two apart 1/2, mcts 2/5 and 1/5)",
+        help="games per matchup of adjacent rungs, in both families (even; matchups two "
+        "apart play half as many)",
     )
     st.add_argument(
         "--search-rungs", type=_rungs, default=None, help="log2 node budgets, e.g. 4-12"
