@@ -313,9 +313,11 @@ impl<'a> LegalTest<'a> {
 /// block of an attack line can allow it, so attacks are not asked).
 fn usable_bound(pos: &Position, left: &DiceLeft, list: &[Move]) -> u8 {
     let us = pos.turn();
-    let mut live = [false; 6];
+    // Faces as bits: those with dice left, and the live ones.
+    let have = roles_left(left).0;
+    let mut live = 0u8;
     for &m in list {
-        live[face_of(pos, m)] = true;
+        live |= 1 << face_of(pos, m);
     }
     let pawns = pos.pieces(us, Role::Pawn);
     // A pawn that can promote before another die: one step from the last
@@ -326,26 +328,32 @@ fn usable_bound(pos: &Position, left: &DiceLeft, list: &[Move]) -> u8 {
     };
     let promotable = (pawns & seventh).any() || left[0] >= 2 && (pawns & sixth).any();
     for _ in 0..2 {
-        live[5] |= left[5] > 0 && castling_reachable(pos, left, &live);
+        if have & 32 != 0 && castling_reachable(pos, left, live) {
+            live |= 32;
+        }
         let mut movers = Bitboard::EMPTY;
-        for f in 0..6 {
-            if live[f] && left[f] > 0 {
-                movers |= pos.pieces(us, Role::from_index(f));
-            }
+        let mut faces = live & have;
+        while faces != 0 {
+            let f = faces.trailing_zeros() as usize;
+            faces &= faces - 1;
+            movers |= pos.pieces(us, Role::from_index(f));
         }
         // Castling (a king die) moves a rook too, and can free what its
         // square shuts in.
-        if live[5] && left[5] > 0 && pos.castling_rights() != 0 {
+        if live & have & 32 != 0 && pos.castling_rights() != 0 {
             movers |= pos.pieces(us, Role::Rook);
         }
-        let promo = live[0] && left[0] > 0 && promotable;
-        for f in 0..6 {
-            if !live[f] && left[f] > 0 {
-                live[f] = (frees(pos, f, 2) & movers).any() || (promo && (1..5).contains(&f));
+        let promo = live & have & 1 != 0 && promotable;
+        let mut dead = have & !live;
+        while dead != 0 {
+            let f = dead.trailing_zeros() as usize;
+            dead &= dead - 1;
+            if promo && (1..5).contains(&f) || (frees(pos, f, 2) & movers).any() {
+                live |= 1 << f;
             }
         }
     }
-    (0..6).filter(|&f| live[f]).map(|f| left[f]).sum()
+    (0..6).map(|f| left[f] * (live >> f & 1)).sum()
 }
 
 /// Whether the side to move could castle within the turn, given the faces
@@ -353,7 +361,7 @@ fn usable_bound(pos: &Position, left: &DiceLeft, list: &[Move]) -> u8 {
 /// that rook stand on their squares (a move from or to either square loses
 /// the right), and each own piece between them is of a live face, with a
 /// die of its face each to leave (an enemy piece between is not ruled out).
-fn castling_reachable(pos: &Position, left: &DiceLeft, live: &[bool; 6]) -> bool {
+fn castling_reachable(pos: &Position, left: &DiceLeft, live: u8) -> bool {
     let us = pos.turn();
     let (kingside, queenside, rank) = match us {
         Color::White => (WHITE_KINGSIDE, WHITE_QUEENSIDE, 0),
@@ -376,7 +384,7 @@ fn castling_reachable(pos: &Position, left: &DiceLeft, live: &[bool; 6]) -> bool
                     Some(p) if p.color == us => {
                         let g = p.role.index();
                         need[g] += 1;
-                        live[g] && need[g] <= left[g]
+                        live >> g & 1 != 0 && need[g] <= left[g]
                     }
                     _ => true,
                 })

@@ -7,7 +7,7 @@
 //! necessary: what no witness settles goes to the exact search
 //! ([`super::turn::can_use`]).
 
-use super::turn::{captures_king, face_of, DiceLeft};
+use super::turn::{captures_king, face_of, roles_left, DiceLeft};
 use crate::board::attacks::{between, bishop_attacks, king_attacks, knight_attacks, rook_attacks};
 use crate::board::{Bitboard, Color, Move, MoveKind, Position, Role};
 
@@ -52,35 +52,42 @@ pub(super) fn footprint(mv: Move) -> Bitboard {
 /// most two per piece, no castling or en passant (their conditions reach
 /// beyond the squares they touch).
 pub struct Witnesses {
-    moves: [[Move; 8]; 6],
+    /// Each face's witnesses (a ninth slot takes the writes that do not
+    /// count: the construction is branch-free).
+    moves: [[Move; 9]; 6],
     len: [u8; 6],
+    /// The faces (bits) with at least one witness.
+    faces: u8,
 }
 
 impl Witnesses {
     /// The witnesses among `list` (moves in `pos`).
     pub fn new(pos: &Position, list: &[Move]) -> Witnesses {
         let mut w = Witnesses {
-            moves: [[Move::NULL; 8]; 6],
+            moves: [[Move::NULL; 9]; 6],
             len: [0; 6],
+            faces: 0,
         };
         // A piece's moves come one after the other (the generator lists
-        // them piece by piece): its face is read once, and its count of
-        // witnesses restarts when the next piece's moves begin.
-        let (mut from, mut f, mut per_piece) = (u8::MAX, 0, 0u8);
+        // them piece by piece): its count of witnesses restarts when the
+        // next piece's moves begin. Every step is a select, not a branch
+        // (the pieces' move counts are unpredictable).
+        let (mut from, mut f, mut per_piece) = (u8::MAX, 0usize, 0u8);
         for &m in list {
-            if m.is_castle_or_en_passant() {
-                continue;
-            }
-            if m.from() != from {
-                from = m.from();
-                f = face_of(pos, m);
-                per_piece = 0;
-            }
-            if w.len[f] < 8 && per_piece < 2 {
-                w.moves[f][w.len[f] as usize] = m;
-                w.len[f] += 1;
-                per_piece += 1;
-            }
+            let skip = m.is_castle_or_en_passant();
+            let fresh = !skip & (m.from() != from);
+            let fm = face_of(pos, m);
+            from = if fresh { m.from() } else { from };
+            f = if fresh { fm } else { f };
+            per_piece = if fresh { 0 } else { per_piece };
+            let l = w.len[f];
+            let take = !skip & (l < 8) & (per_piece < 2);
+            w.moves[f][(l as usize).min(8)] = m;
+            w.len[f] = l + take as u8;
+            per_piece += take as u8;
+        }
+        for (f, &l) in w.len.iter().enumerate() {
+            w.faces |= ((l > 0) as u8) << f;
         }
         w
     }
@@ -113,10 +120,11 @@ impl Witnesses {
         if need == 0 {
             return Some(touched);
         }
-        for f in 0..6 {
-            if rest[f] == 0 {
-                continue;
-            }
+        // The faces of `rest` with witnesses, in order, as set bits.
+        let mut faces = roles_left(rest).0 & self.faces;
+        while faces != 0 {
+            let f = faces.trailing_zeros() as usize;
+            faces &= faces - 1;
             for &w in &self.moves[f][..self.len[f] as usize] {
                 let fp = footprint(w);
                 if (fp & touched).any() {
@@ -180,7 +188,7 @@ impl Witnesses {
     /// Whether every face of the dice `left` has a witness (a chain that
     /// uses them all needs one of each).
     pub(super) fn covers(&self, left: &DiceLeft) -> bool {
-        (0..6).all(|f| left[f] == 0 || self.len[f] > 0)
+        roles_left(left).0 & !self.faces == 0
     }
 }
 
