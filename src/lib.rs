@@ -11,6 +11,7 @@ pub mod notation;
 pub mod perft;
 pub mod play;
 pub mod record;
+pub mod rng;
 pub mod sim;
 pub mod variants;
 

@@ -7,23 +7,10 @@
 
 use crate::board::{Move, MoveList};
 use crate::variants::{Action, Game, Node, Outcomes, Player};
-use rand::{RngExt, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
+use rand::RngExt;
 
-/// The generator every simulation uses (small, fast, portable, pinned).
-pub type GameRng = Xoshiro256PlusPlus;
-
-fn splitmix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// The generator of game `index` in a run seeded with `seed`.
-pub fn game_rng(seed: u64, index: u64) -> GameRng {
-    GameRng::seed_from_u64(splitmix(splitmix(seed) ^ index))
-}
+use crate::rng::splitmix;
+pub use crate::rng::{game_rng, uniform_index, GameRng};
 
 /// Samples a chance outcome from the exact distribution.
 #[inline]
@@ -38,15 +25,6 @@ pub fn sample_outcome<G: Game>(g: &G, rng: &mut GameRng, buf: &mut Outcomes) -> 
 #[inline]
 pub fn random_move<G: Game>(g: &G, rng: &mut GameRng, buf: &mut MoveList) -> Move {
     g.random_legal_move(rng, buf)
-}
-
-/// A uniformly random index below `len` (`len` in `1..2^32`).
-#[inline(always)]
-pub fn uniform_index(rng: &mut GameRng, len: usize) -> usize {
-    // A `u32` range: rand samples a `usize` range below 2^32 as this very
-    // `u32` range (same numbers), but the `usize` version also carries the
-    // 64-bit path, which made it too big to inline into the game loop.
-    rng.random_range(0..len as u32) as usize
 }
 
 /// Counts from one playout.

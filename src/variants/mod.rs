@@ -47,7 +47,7 @@ pub use endings::{by_color_index, no_move_ending, orthodox_ending, ColorResult, 
 
 use crate::board::{Color, Move, MoveList, Position, RoleSet};
 use crate::encode::ActionLayout;
-use crate::play::{uniform_index, GameRng};
+use crate::rng::{uniform_index, GameRng};
 use serde::{de::DeserializeOwned, Serialize};
 
 /// The rules of one variant as a state machine with explicit chance nodes.
@@ -77,8 +77,8 @@ pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
     fn play(&mut self, mv: Move);
     /// A uniformly random decision of [`Game::legal_moves`] at a decision
     /// node (`buf` is scratch), the draw of random playouts
-    /// ([`crate::play::random_move`]). The default lists the legal moves and
-    /// draws one index ([`crate::play::uniform_index`]); a variant may draw
+    /// (`play::random_move`). The default lists the legal moves and
+    /// draws one index ([`crate::rng::uniform_index`]); a variant may draw
     /// differently (other numbers from `rng`) if every legal decision stays
     /// exactly equally likely, e.g. by testing only the candidates it draws.
     #[inline]

@@ -38,6 +38,7 @@
 //! of the side to move could take en passant (first move of a turn only).
 
 mod after;
+mod faces;
 mod invariants;
 mod sample;
 #[cfg(test)]
@@ -53,7 +54,7 @@ use crate::board::zobrist;
 use crate::board::{file_of, square_name, Role};
 use crate::notation::fen::{parse_fen, write_fen};
 use crate::notation::san;
-use crate::play::GameRng;
+use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
 use turn::DiceLeft;
 

@@ -15,7 +15,7 @@ use super::turn::{captures_king, face_of, keeps_two, roles_left, LegalTest};
 use super::witness::{changed_squares, Witnesses};
 use super::{DiceChess3, Phase};
 use crate::board::{Move, MoveList};
-use crate::play::{uniform_index, GameRng};
+use crate::rng::{uniform_index, GameRng};
 
 impl DiceChess3 {
     /// A uniformly random move of [`crate::variants::Game::legal_moves`]

@@ -21,31 +21,7 @@ use crate::board::{
     Square,
 };
 
-/// Dice left by face (face index = role index).
-pub type DiceLeft = [u8; 6];
-
-/// The roles of the dice left.
-#[inline(always)]
-pub fn roles_left(left: &DiceLeft) -> RoleSet {
-    // Branch-free: the set's bits are the face (role) indices.
-    let mut bits = 0u8;
-    for (f, &n) in left.iter().enumerate() {
-        bits |= ((n > 0) as u8) << f;
-    }
-    RoleSet(bits)
-}
-
-/// Whether `mv` captures the enemy king.
-#[inline(always)]
-pub fn captures_king(pos: &Position, mv: Move) -> bool {
-    pos.king(pos.turn().other()) == Some(mv.to())
-}
-
-/// The face (role) a move uses: the moving piece's role (castling: king).
-#[inline(always)]
-pub fn face_of(pos: &Position, mv: Move) -> usize {
-    pos.role_at(mv.from()).map_or(0, |r| r.index())
-}
+pub use super::faces::{captures_king, face_of, roles_left, DiceLeft};
 
 /// Whether the dice `left` can be used `need` times in a row from `pos`
 /// (exact search).

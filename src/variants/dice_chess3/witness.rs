@@ -4,10 +4,10 @@
 //! that touch none of the squares the moves before them change or cross
 //! (nor each other's) can be played one after the other, so it shows that
 //! the dice can be used without playing anything out. Sufficient, never
-//! necessary: what no witness settles goes to the exact search
-//! ([`super::turn::can_use`]).
+//! necessary: what no witness settles goes to the exact search (`can_use`
+//! in the turn module).
 
-use super::turn::{captures_king, face_of, roles_left, DiceLeft};
+use super::faces::{captures_king, face_of, roles_left, DiceLeft};
 use crate::board::attacks::{between, bishop_attacks, king_attacks, knight_attacks, rook_attacks};
 use crate::board::{Bitboard, Color, Move, MoveKind, Position, Role};
 
