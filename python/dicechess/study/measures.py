@@ -303,8 +303,8 @@ def ranking(rows: dict[str, dict[str, Any]], families: Sequence[str]) -> dict[st
                 "opposite_beyond_intervals": [
                     [u, w]
                     for u, w in swapped
-                    if _resolved(rows, a, u, w) != 0
-                    and _resolved(rows, a, u, w) == -_resolved(rows, b, u, w)
+                    if (order_a := _resolved(rows, a, u, w)) != 0
+                    and order_a == -_resolved(rows, b, u, w)
                 ],
             }
     return out

@@ -126,6 +126,17 @@ pub struct DiceChess3 {
 }
 
 impl DiceChess3 {
+    /// The decision's candidates (the pseudo-legal moves of the dice left)
+    /// into `out`: the roll's cached list at the turn's first decision,
+    /// generated otherwise. Returns whether they came from the cache.
+    fn candidates(&self, out: &mut MoveList) -> bool {
+        let cached = self.legal.copy_to(out);
+        if !cached {
+            self.pos.pseudo_moves_of(turn::roles_left(&self.left), out);
+        }
+        cached
+    }
+
     /// Options: `fen` (default the start position; may carry the roll and
     /// the dice left), `max_plies` (default 1000).
     pub fn new(options: &Options) -> Result<DiceChess3, GameError> {
@@ -364,9 +375,7 @@ impl Game for DiceChess3 {
         if self.phase != Phase::Moving {
             return;
         }
-        if !self.legal.copy_to(out) {
-            self.pos.pseudo_moves_of(turn::roles_left(&self.left), out);
-        }
+        self.candidates(out);
         if self.need > 1 {
             let wit = witness::Witnesses::new(&self.pos, out);
             turn::keep_legal(&self.pos, &wit, &self.left, self.need, out);

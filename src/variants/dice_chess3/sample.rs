@@ -11,7 +11,7 @@
 //! illegal ones are removed, so whenever a pick lands on a legal move every
 //! legal move was equally likely to be it.
 
-use super::turn::{captures_king, face_of, keeps_two, roles_left, LegalTest};
+use super::turn::{captures_king, face_of, keeps_two, LegalTest};
 use super::witness::{changed_squares, Witnesses};
 use super::{DiceChess3, Phase};
 use crate::board::{Move, MoveList};
@@ -25,10 +25,7 @@ impl DiceChess3 {
         buf.clear();
         // The first decision's candidates come with the roll (and the
         // chain that showed the maximum); later ones are generated.
-        let first = self.legal.copy_to(buf);
-        if !first {
-            self.pos.pseudo_moves_of(roles_left(&self.left), buf);
-        }
+        let first = self.candidates(buf);
         debug_assert!(!buf.is_empty(), "decision node without candidates");
         let (pos, left) = (&self.pos, &self.left);
         match self.need {
