@@ -32,6 +32,9 @@ from dicechess.sim import wilson_interval
 from dicechess.study.anchor import play_stockfish, random_opening, stockfish_path
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "search.md"
+#: The first-wave MCTS (UCT, sampled dice, random rollouts, material
+#: evaluation), the ``mcts:sims=200`` the search issue was measured against.
+FIRST_WAVE_MCTS = "mcts:sims=200,select=uct,leaf=material,chance=sample,rollout=random,c=0.7"
 #: Random decisions both games of a pair open with (ladder and baselines).
 OPENING_PLIES = 4
 
@@ -156,6 +159,11 @@ def main() -> None:
         help="the engine's agent against Stockfish (default search:ms=MS); a node budget "
         "such as search:nodes=300000 (0.1 s at 3M nodes/s) does not depend on the load",
     )
+    p.add_argument(
+        "--stockfish-section",
+        default="stockfish",
+        help="the marker name of the docs/search.md section the Stockfish table replaces",
+    )
     p.add_argument("--ladder-variants", default="chess,cubic,fluky")
     p.add_argument("--ladder-k", default="7-14", help="k range of 2^k node budgets")
     p.add_argument("--ladder-games", type=int, default=40)
@@ -167,8 +175,8 @@ def main() -> None:
     p.add_argument(
         "--baseline-opponents",
         default="expectimax:depth=2;mcts:sims=200",
-        help="';'-separated agent specs (mcts:sims=200,rollout=random is the agent "
-        "of random rollouts the search issue was filed against)",
+        help="';'-separated agent specs (the agent the search issue was filed against, "
+        f"the first-wave MCTS, is {FIRST_WAVE_MCTS})",
     )
     p.add_argument(
         "--baseline-section",
@@ -187,7 +195,7 @@ def main() -> None:
             [int(x) for x in args.levels.split(",")], args.games, args.ms, args.seed, args.spec
         )
         if rows:
-            write_section("stockfish", "\n".join([HEADER, *rows, "", stamp]))
+            write_section(args.stockfish_section, "\n".join([HEADER, *rows, "", stamp]))
     if "ladder" in only:
         lo, hi = (int(x) for x in args.ladder_k.split("-"))
         rows = []

@@ -351,7 +351,7 @@ class Agent:
     ``spec``: ``"random"``, ``"greedy"`` (one decision deep, exact expectation
     over the dice that follow), ``"expectimax:depth=N"`` (*-minimax: alpha-beta,
     Star1 at chance nodes, transposition table), ``"mcts:sims=N[,nodes=N]
-    [,ms=T][,c=X][,select=puct|uct][,leaf=qsearch|static]
+    [,ms=T][,c=X][,select=puct|uct][,leaf=qsearch|static|material][,chance=stratified|sample]
     [,rollout=none|random|greedy][,rollout_plies=M]"`` (PUCT with priors from
     the evaluation, chance nodes expanded with their exact distribution,
     leaves valued by the search's quiescence mapped to an expected score;

@@ -165,7 +165,8 @@ def playouts(
 
     ``agents``: one per player (player 0 first): a spec string, any of
     ``"random"``, ``"greedy"``, ``"expectimax:depth=N"``,
-    ``"mcts:sims=N[,c=X][,select=puct|uct][,leaf=qsearch|static]"`` (see ``dicechess.Agent``), whose
+    ``"mcts:sims=N[,c=X][,select=puct|uct][,leaf=qsearch|static|material]
+    [,chance=stratified|sample]"`` (see ``dicechess.Agent``), whose
     randomness also comes from ``(seed, i)``; or a Python callable
     ``state -> action`` (the slow path: it gets a copy of the state at each
     of its decisions and games run one at a time). ``threads``: worker

@@ -18,7 +18,14 @@
 //!   outcome whose visit count lags most behind its share, i.e. the argmax
 //!   of `p * (N + 1) - n`; this deterministic, stratified sampling keeps
 //!   every outcome's visits within one of `p * N`, so the node's mean is the
-//!   expectation over its outcomes up to that rounding.
+//!   expectation over its outcomes up to that rounding. `chance=sample`
+//!   makes a chance node a leaf at its first visit and draws its outcome
+//!   from the distribution afterwards, as the first-wave MCTS did.
+//! - **The first-wave agent** (UCT, sampled dice, random rollouts of 40
+//!   decisions, then the material evaluation, values in `[-1, 1]` with
+//!   `c = 1.4`) is `select=uct,leaf=material,chance=sample,rollout=random,c=0.7`:
+//!   on the `[0, 1]` scale the same exploration is `c = 0.7`
+//!   (`examples/agent_digest.rs` replays its games move for move).
 //! - **Decisions**: PUCT (`select=puct`, default), `Q + c * P * sqrt(N) /
 //!   (1 + n)` with priors `P` = softmax of the one-ply static values of the
 //!   children for the mover (temperature 200 centipawns), unvisited
@@ -37,9 +44,9 @@
 
 mod params;
 
-pub use params::{Leaf, Params, Rollout, Select, KEYS};
+pub use params::{Chance, Leaf, Params, Rollout, Select, KEYS};
 
-use super::eval::Evaluate;
+use super::eval::{self, Evaluate};
 use super::expectimax::Search;
 use super::search::{Engine, MATE_BOUND};
 use crate::board::{Move, MoveList};
@@ -65,6 +72,24 @@ pub fn expected_score(cp: f64) -> f64 {
     } else {
         1.0 / (1.0 + 10f64.powf(-cp / SCORE_SCALE_CP))
     }
+}
+
+/// A player-0 value in `[-1, 1]` (the first-wave scale) as a score in `[0, 1]`.
+fn unit_score(v: f64) -> f64 {
+    (v + 1.0) / 2.0
+}
+
+/// The edge a uniform draw `u` in `[0, 1)` lands on, by cumulative
+/// probability (the last edge takes what rounding leaves).
+fn sample_edge(edges: &[Edge], u: f64) -> usize {
+    let mut acc = 0.0;
+    for (i, e) in edges.iter().enumerate() {
+        acc += e.prob;
+        if u < acc {
+            return i;
+        }
+    }
+    edges.len() - 1
 }
 
 #[derive(Clone, Copy)]
@@ -299,11 +324,14 @@ impl Tree {
     }
 
     /// The child index to descend to from the expanded node `n`.
-    fn pick(&self, n: usize, node: Node, params: &Params) -> usize {
+    fn pick(&self, n: usize, node: Node, params: &Params, rng: &mut GameRng) -> usize {
         let t = self.nodes[n];
         let edges = &self.edges[t.first_edge as usize..(t.first_edge + t.n_edges) as usize];
         let mut best = (0usize, f64::NEG_INFINITY);
         match node {
+            Node::Chance if params.chance == Chance::Sample => {
+                return sample_edge(edges, rng.random::<f64>());
+            }
             Node::Chance => {
                 let total = t.visits as f64 + 1.0;
                 for (i, e) in edges.iter().enumerate() {
@@ -360,10 +388,18 @@ impl Tree {
             let node = g.node();
             if node == Node::Terminal {
                 self.evaluated += 1; // so that a `nodes` budget always runs out
-                break expected_score(super::search::terminal_value(&g, 0, 0));
+                break if params.leaf == Leaf::Material {
+                    unit_score(eval::terminal_value(&g))
+                } else {
+                    expected_score(super::search::terminal_value(&g, 0, 0))
+                };
             }
             let fresh = self.nodes[n].visits == 0 && n != 0;
-            if matches!(node, Node::Decision(_)) && fresh {
+            let leaf_kind = match node {
+                Node::Chance => params.chance == Chance::Sample,
+                _ => true,
+            };
+            if leaf_kind && fresh {
                 break self.leaf(&mut g, params, rng);
             }
             if !self.nodes[n].expanded {
@@ -373,7 +409,7 @@ impl Tree {
                 self.expand(n, &g, params, rng);
             }
             let t = self.nodes[n];
-            let e = self.edges[t.first_edge as usize + self.pick(n, node, params)];
+            let e = self.edges[t.first_edge as usize + self.pick(n, node, params, rng)];
             match node {
                 Node::Chance => g.apply_outcome(e.action),
                 _ => g.play(Move(e.action as u16)),
@@ -392,6 +428,10 @@ impl Tree {
     fn leaf<G: Evaluate>(&mut self, g: &mut G, params: &Params, rng: &mut GameRng) -> f64 {
         if params.rollout != Rollout::None {
             self.rollout(g, params, rng);
+        }
+        if params.leaf == Leaf::Material {
+            self.evaluated += 1;
+            return unit_score(eval::evaluate(g));
         }
         let quiesce = params.leaf == Leaf::Qsearch;
         let engine = self.engine();

@@ -16,9 +16,9 @@
 //!   at random). Same as `expectimax:depth=1`.
 //! - `expectimax:depth=N` (N from 1 to 8): see [`expectimax`].
 //! - `mcts[:sims=N][,nodes=N][,ms=T][,c=X][,select=puct|uct]
-//!   [,leaf=qsearch|static][,rollout=none|random|greedy][,rollout_plies=M]`:
+//!   [,leaf=qsearch|static|material][,chance=stratified|sample][,rollout=none|random|greedy][,rollout_plies=M]`:
 //!   see [`mcts`]; at least one budget (combined: the first reached stops);
-//!   defaults `c=1.4`, `select=puct`, `leaf=qsearch`, `rollout=none`,
+//!   defaults `c=1.4`, `select=puct`, `leaf=qsearch`, `chance=stratified`, `rollout=none`,
 //!   `rollout_plies=40`.
 //! - `search[:nodes=N][,ms=T][,depth=D][,option=value...]`: see [`search`];
 //!   budgets combine (the first reached stops), none means `nodes=20000`.
@@ -39,7 +39,7 @@ use std::fmt;
 
 /// Every valid spec form, for error messages.
 pub const VALID_SPECS: &str = "\"random\", \"greedy\", \"expectimax:depth=N\" (N 1..=8), \
-\"mcts:sims=N[,nodes=N][,ms=T][,c=X][,select=puct|uct][,leaf=qsearch|static][,rollout=none|random|greedy][,rollout_plies=M]\" (sims 1..=10000000, at least one of sims/nodes/ms, X > 0, M 0..=10000), \
+\"mcts:sims=N[,nodes=N][,ms=T][,c=X][,select=puct|uct][,leaf=qsearch|static|material][,chance=stratified|sample][,rollout=none|random|greedy][,rollout_plies=M]\" (sims 1..=10000000, at least one of sims/nodes/ms, X > 0, M 0..=10000), \
 \"search[:nodes=N][,ms=T][,depth=D][,tt_mb=M][,tt|pvs|aspiration|lmr|nmp|star2|check_ext|killers|history|qsearch=0|1][,qchance=expect|stop][,sample=K]\"";
 
 pub use mcts::Rollout;

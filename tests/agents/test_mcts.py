@@ -31,6 +31,11 @@ def test_canonical_spec() -> None:
     assert dc.Agent("mcts:sims=7").spec == (
         "mcts:sims=7,c=1.4,select=puct,leaf=qsearch,rollout=none,rollout_plies=40"
     )
+    # The first-wave agent (docs/search.md): `chance` shows only when not default.
+    first_wave = "mcts:sims=200,select=uct,leaf=material,chance=sample,rollout=random,c=0.7"
+    assert dc.Agent(first_wave).spec == (
+        "mcts:sims=200,c=0.7,select=uct,leaf=material,chance=sample,rollout=random,rollout_plies=40"
+    )
 
 
 @pytest.mark.parametrize(
@@ -38,7 +43,8 @@ def test_canonical_spec() -> None:
     [
         ("mcts", "needs a budget"),
         ("mcts:sims=5,select=ucb", "select must be puct or uct"),
-        ("mcts:sims=5,leaf=deep", "leaf must be qsearch or static"),
+        ("mcts:sims=5,leaf=deep", "leaf must be qsearch, static or material"),
+        ("mcts:sims=5,chance=all", "chance must be stratified or sample"),
         ("mcts:ms=abc", "ms must be an integer"),
         ("mcts:sims=5,depth=2", "unknown parameter"),
     ],
@@ -46,4 +52,4 @@ def test_canonical_spec() -> None:
 def test_bad_specs(spec: str, why: str) -> None:
     with pytest.raises(ValueError, match=why) as e:
         dc.Agent(spec)
-    assert "sims, nodes, ms, c, select, leaf, rollout, rollout_plies" in str(e.value)
+    assert "sims, nodes, ms, c, select, leaf, chance, rollout, rollout_plies" in str(e.value)

@@ -345,6 +345,7 @@ fn search_specs_parse_print_and_reject() {
         "search:depth=4",
         "search:nodes=1000,ms=20,depth=3",
         "search:nodes=64,tt_mb=2,lmr=0,nmp=0,star2=0,qchance=stop,sample=8",
+        "search:nodes=64,hcap=0,hexpand=0",
     ] {
         let spec = AgentSpec::parse(s).unwrap();
         assert_eq!(spec.to_string(), s);
@@ -356,6 +357,7 @@ fn search_specs_parse_print_and_reject() {
         ("search:depth=0", "depth must be an integer"),
         ("search:speed=3", "unknown parameter \"speed\""),
         ("search:lmr=2", "lmr must be 0 or 1"),
+        ("search:hexpand=-1", "hexpand must be an integer"),
     ] {
         let e = AgentSpec::parse(s).unwrap_err().to_string();
         assert!(e.contains(why), "{s}: {e}");

@@ -2,11 +2,12 @@
 //! each roll is valued with its mover's best capture, so a depth-1 search
 //! already sees a piece left en prise to the next roll.
 
-use crate::common::{apply_named, search};
+use crate::common::{apply_named, search, walk_random_game};
 use dicechess::agents::search::SearchResult;
 use dicechess::variants::dice_chess::DiceChess;
 use dicechess::variants::dice_chess3::DiceChess3;
-use dicechess::variants::{Game, Options};
+use dicechess::variants::random_move_number::RandomMoveNumber;
+use dicechess::variants::{Game, Node, Options};
 
 fn opts(fen: &str) -> Options {
     let mut o = Options::new();
@@ -56,4 +57,46 @@ fn dice_chess3_depth_one_keeps_the_king_off_a_file_a_roll_may_open() {
         "{}",
         to(&seeing)
     );
+}
+
+/// Decision points of random Random Move Number Chess games (six throws
+/// per chance node: expanded on the horizon by default).
+fn random_move_number_positions() -> Vec<RandomMoveNumber> {
+    let mut out = Vec::new();
+    for game in 0..6 {
+        let mut g = RandomMoveNumber::new(&Options::new()).unwrap();
+        let mut picked = Vec::new();
+        walk_random_game(&mut g, 11, game, |s, step| {
+            if step % 17 == 16 && matches!(s.node(), Node::Decision(_)) {
+                picked.push(s.clone());
+            }
+        });
+        out.extend(picked.into_iter().take(4));
+    }
+    assert!(out.len() >= 12, "{}", out.len());
+    out
+}
+
+/// `hexpand` says which horizon chance nodes get a quiescence search per
+/// outcome. With none (`hexpand=0`) and `hcap=0` every horizon chance node
+/// is valued by its static expectation, which is exactly what
+/// `qchance=stop` does: the same moves, values and nodes. With `hcap` on
+/// the throws are valued with their captures instead, and the default
+/// (six throws expanded) searches the most nodes.
+#[test]
+fn hexpand_chooses_which_horizon_chance_nodes_are_searched() {
+    let (mut expanded, mut captures) = (0u64, 0u64);
+    for g in random_move_number_positions() {
+        let stop = search(&g, "search:depth=2,qchance=stop");
+        let none = search(&g, "search:depth=2,hexpand=0,hcap=0");
+        assert_eq!(
+            (stop.best, stop.value, stop.nodes),
+            (none.best, none.value, none.nodes),
+            "{}",
+            g.fen()
+        );
+        expanded += search(&g, "search:depth=2").nodes;
+        captures += search(&g, "search:depth=2,hexpand=0").nodes;
+    }
+    assert!(captures < expanded, "{captures} >= {expanded}");
 }

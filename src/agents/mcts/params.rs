@@ -1,5 +1,5 @@
 //! MCTS options and their spec syntax
-//! (`mcts:sims=N,nodes=N,ms=T,c=X,select=puct|uct,leaf=qsearch|static,rollout=none|random|greedy,rollout_plies=M`).
+//! (`mcts:sims=N,nodes=N,ms=T,c=X,select=puct|uct,leaf=qsearch|static|material,chance=stratified|sample,rollout=none|random|greedy,rollout_plies=M`).
 
 use std::fmt;
 
@@ -11,6 +11,7 @@ pub const KEYS: &[&str] = &[
     "c",
     "select",
     "leaf",
+    "chance",
     "rollout",
     "rollout_plies",
 ];
@@ -31,6 +32,21 @@ pub enum Leaf {
     Qsearch,
     /// The static evaluation.
     Static,
+    /// The first-wave material evaluation ([`crate::agents::eval::evaluate`],
+    /// what `expectimax` and `greedy` use), mapped from `[-1, 1]` to `[0, 1]`.
+    Material,
+}
+
+/// How a chance node is descended through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Chance {
+    /// Expanded when first reached; a descent takes the outcome whose visits
+    /// lag most behind its share (the default).
+    Stratified,
+    /// A leaf at its first visit, like a decision; later descents draw the
+    /// outcome from its distribution with the caller's generator (the
+    /// first-wave MCTS).
+    Sample,
 }
 
 /// What a leaf does before it is evaluated.
@@ -59,6 +75,7 @@ pub struct Params {
     pub c: f64,
     pub select: Select,
     pub leaf: Leaf,
+    pub chance: Chance,
     pub rollout: Rollout,
     pub rollout_plies: u32,
 }
@@ -73,6 +90,7 @@ impl Params {
             c: 1.4,
             select: Select::Puct,
             leaf: Leaf::Qsearch,
+            chance: Chance::Stratified,
             rollout: Rollout::None,
             rollout_plies: 40,
         }
@@ -114,7 +132,19 @@ impl Params {
                     p.leaf = match v {
                         "qsearch" => Leaf::Qsearch,
                         "static" => Leaf::Static,
-                        _ => return Err(format!("leaf must be qsearch or static, got {v:?}")),
+                        "material" => Leaf::Material,
+                        _ => {
+                            return Err(format!(
+                                "leaf must be qsearch, static or material, got {v:?}"
+                            ))
+                        }
+                    }
+                }
+                "chance" => {
+                    p.chance = match v {
+                        "stratified" => Chance::Stratified,
+                        "sample" => Chance::Sample,
+                        _ => return Err(format!("chance must be stratified or sample, got {v:?}")),
                     }
                 }
                 "rollout" => {
@@ -141,7 +171,8 @@ impl Params {
 }
 
 impl fmt::Display for Params {
-    /// The canonical spec string: the budgets given, then every option.
+    /// The canonical spec string: the budgets given, then every option
+    /// (`chance` only when it is `sample`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts: Vec<String> = Vec::new();
         if let Some(n) = self.sims {
@@ -165,9 +196,15 @@ impl fmt::Display for Params {
             match self.leaf {
                 Leaf::Qsearch => "leaf=qsearch",
                 Leaf::Static => "leaf=static",
+                Leaf::Material => "leaf=material",
             }
             .into(),
         );
+        // Only when not the default: the canonical specs of earlier runs
+        // (study records, saved results) stay what they were.
+        if self.chance == Chance::Sample {
+            parts.push("chance=sample".into());
+        }
         parts.push(
             match self.rollout {
                 Rollout::None => "rollout=none",

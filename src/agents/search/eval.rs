@@ -297,11 +297,11 @@ impl Evaluator {
         v
     }
 
-    /// Whether chance node `g` has more outcomes than a horizon expands
-    /// ([`Evaluator::at_chance`] values it by its own static value).
-    pub fn is_wide<G: Evaluate>(&mut self, g: &G) -> bool {
+    /// Whether chance node `g` has more than `expand` outcomes (more than
+    /// a horizon expands).
+    pub fn is_wide<G: Evaluate>(&mut self, g: &G, expand: u32) -> bool {
         g.chance_outcomes(&mut self.outcomes);
-        self.outcomes.len() > MAX_EXPANDED_OUTCOMES
+        self.outcomes.len() > expand as usize
     }
 
     /// The static value of a chance node for `pov`: the exact expectation

@@ -365,7 +365,7 @@ impl Engine {
                 // captures (`hcap`) or statically.
                 let horizon_expect =
                     depth == 0 && self.params.qsearch && self.params.qchance == QChance::Expect;
-                let wide = horizon_expect && self.eval.is_wide(g);
+                let wide = horizon_expect && self.eval.is_wide(g, self.params.hexpand);
                 let expand = depth > 0 || (horizon_expect && !wide);
                 if !expand || chain >= MAX_CHANCE_CHAIN || ply >= MAX_PLY - 2 {
                     if wide && self.params.hcap {

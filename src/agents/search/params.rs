@@ -26,6 +26,7 @@ pub const KEYS: &[&str] = &[
     "chance_tt",
     "weights",
     "hcap",
+    "hexpand",
 ];
 
 /// Deepest iteration (decisions).
@@ -33,6 +34,10 @@ pub const MAX_DEPTH: u32 = 64;
 /// Centipawns per unit of utility at chance nodes (see `utility.rs`)
 /// unless the spec sets `uscale`.
 pub const DEFAULT_UTILITY_SCALE: f64 = 400.0;
+
+/// Chance nodes on the horizon with at most this many outcomes get a
+/// quiescence search per outcome unless the spec sets `hexpand`.
+pub const DEFAULT_HORIZON_EXPAND: u32 = 8;
 
 /// Node budget when the spec gives no budget at all.
 pub const DEFAULT_NODES: u64 = 20_000;
@@ -85,6 +90,10 @@ pub struct Params {
     /// Wide chance nodes on the horizon value each outcome with its
     /// mover's best capture (`horizon.rs`), not by the static value alone.
     pub hcap: bool,
+    /// Chance nodes on the horizon with at most this many outcomes take
+    /// the expectation of a quiescence search per outcome (`qchance=expect`);
+    /// wider ones are valued as `hcap` says.
+    pub hexpand: u32,
 }
 
 impl Default for Params {
@@ -110,6 +119,7 @@ impl Default for Params {
             chance_tt: true,
             weights: WeightSet::Default,
             hcap: true,
+            hexpand: DEFAULT_HORIZON_EXPAND,
         }
     }
 }
@@ -185,6 +195,7 @@ impl Params {
                     }
                 }
                 "sample" => p.sample = int(0, 1 << 16)? as u32,
+                "hexpand" => p.hexpand = int(0, 1 << 16)? as u32,
                 "uscale" => {
                     p.uscale = int(0, 1_000_000)? as f64;
                     if p.uscale > 0.0 && p.uscale < 10.0 {
@@ -243,6 +254,9 @@ impl fmt::Display for Params {
         }
         if self.sample != d.sample {
             parts.push(format!("sample={}", self.sample));
+        }
+        if self.hexpand != d.hexpand {
+            parts.push(format!("hexpand={}", self.hexpand));
         }
         if self.uscale != d.uscale {
             parts.push(format!("uscale={}", self.uscale));
