@@ -32,9 +32,11 @@ impl Position {
         let ours = self.by_color(us);
         let occ = self.occupied();
         let target = self.mask & !ours;
+        sink.begin_role(Role::Pawn);
         if roles.contains(Role::Pawn) {
             self.pseudo_pawns(sink);
         }
+        sink.begin_role(Role::Knight);
         if roles.contains(Role::Knight) {
             for from in self.pieces(us, Role::Knight) {
                 sink.add_leaper(from, knight_attacks(from) & target, &KNIGHT_DELTAS);
@@ -43,21 +45,25 @@ impl Position {
         if sink.done() {
             return;
         }
+        sink.begin_role(Role::Bishop);
         if roles.contains(Role::Bishop) {
             for from in self.pieces(us, Role::Bishop) {
                 sink.add(from, bishop_attacks(from, occ) & target, MoveKind::Normal);
             }
         }
+        sink.begin_role(Role::Rook);
         if roles.contains(Role::Rook) {
             for from in self.pieces(us, Role::Rook) {
                 sink.add(from, rook_attacks(from, occ) & target, MoveKind::Normal);
             }
         }
+        sink.begin_role(Role::Queen);
         if roles.contains(Role::Queen) {
             for from in self.pieces(us, Role::Queen) {
                 sink.add(from, queen_attacks(from, occ) & target, MoveKind::Normal);
             }
         }
+        sink.begin_role(Role::King);
         if roles.contains(Role::King) && !sink.done() {
             if let Some(king) = self.king(us) {
                 sink.add_leaper(king, king_attacks(king) & target, &KING_DELTAS);

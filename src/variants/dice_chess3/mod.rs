@@ -39,6 +39,7 @@
 
 mod after;
 mod faces;
+mod first_moves;
 mod invariants;
 mod sample;
 #[cfg(test)]
@@ -47,7 +48,6 @@ mod turn;
 mod witness;
 
 use super::dice::{self, FACE_NAMES};
-use super::legal_cache::LegalCache;
 use super::*;
 use crate::board::attacks::pawn_attacks;
 use crate::board::zobrist;
@@ -116,13 +116,10 @@ pub struct DiceChess3 {
     progress: Progress,
     /// The first decision's candidates (the pseudo-legal moves of the
     /// roll), found by `apply_outcome` with the turn's maximum (they share
-    /// one move generation); later decisions of the turn generate theirs.
+    /// one move generation), and the witness chain that showed it; later
+    /// decisions of the turn generate theirs.
     #[serde(skip)]
-    legal: LegalCache,
-    /// The witness chain that showed the turn's maximum, if one did (read
-    /// while `legal` is valid: the first decision).
-    #[serde(skip)]
-    first_chain: Option<witness::Chain>,
+    first: first_moves::FirstMoves,
 }
 
 impl DiceChess3 {
@@ -130,7 +127,7 @@ impl DiceChess3 {
     /// into `out`: the roll's cached list at the turn's first decision,
     /// generated otherwise. Returns whether they came from the cache.
     fn candidates(&self, out: &mut MoveList) -> bool {
-        let cached = self.legal.copy_to(out);
+        let cached = self.first.copy_to(out);
         if !cached {
             self.pos.pseudo_moves_of(turn::roles_left(&self.left), out);
         }
@@ -156,8 +153,7 @@ impl DiceChess3 {
             table: dice::outcome_table(3, &[1; 6]),
             start_fen: fen.clone(),
             progress: Progress::new(max_plies),
-            legal: LegalCache::default(),
-            first_chain: None,
+            first: Default::default(),
         };
         g.read_turn_state(&rest)?;
         g.progress.record(g.repetition_key(), true);
@@ -377,12 +373,19 @@ impl Game for DiceChess3 {
         }
         self.candidates(out);
         if self.need > 1 {
-            let wit = witness::Witnesses::new(&self.pos, out);
-            turn::keep_legal(&self.pos, &wit, &self.left, self.need, out);
+            // The witnesses read a list that the filter does not change.
+            match self.first.witnesses() {
+                Some(wit) => turn::keep_legal(&self.pos, &wit, &self.left, self.need, out),
+                None => {
+                    let list = out.clone();
+                    let wit = witness::Witnesses::new(&self.pos, &list);
+                    turn::keep_legal(&self.pos, &wit, &self.left, self.need, out);
+                }
+            }
         }
     }
     fn play(&mut self, mv: Move) {
-        self.legal.invalidate();
+        self.first.invalidate();
         self.progress.plies += 1;
         let us = self.pos.turn();
         let face = turn::face_of(&self.pos, mv);
@@ -437,17 +440,17 @@ impl Game for DiceChess3 {
         // The candidates go straight into the cache (a list only when they
         // overflow it).
         let roles = turn::roles_left(&self.left);
-        self.legal.start();
-        self.pos.generate_pseudo(roles, &mut self.legal);
-        self.legal.finish();
-        (self.need, self.first_chain) = match self.legal.moves() {
-            Some(list) => turn::max_with_chain(&self.pos, &self.left, list),
+        self.first.fill(&self.pos, roles);
+        let (need, chain) = match self.first.witnesses() {
+            Some(wit) => turn::max_with_chain(&self.pos, &self.left, &wit),
             None => {
                 let mut list = MoveList::new();
                 self.pos.pseudo_moves_of(roles, &mut list);
-                turn::max_with_chain(&self.pos, &self.left, &list)
+                let wit = witness::Witnesses::new(&self.pos, &list);
+                turn::max_with_chain(&self.pos, &self.left, &wit)
             }
         };
+        (self.need, self.first.chain) = (need, chain);
         if self.need == 0 {
             self.empty_turn();
         } else {

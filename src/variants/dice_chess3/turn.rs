@@ -163,12 +163,12 @@ impl ShutIn {
 pub fn max_usable(pos: &Position, left: &DiceLeft) -> u8 {
     let mut list = MoveList::new();
     pos.pseudo_moves_of(roles_left(left), &mut list);
-    max_with_chain(pos, left, &list).0
+    max_with_chain(pos, left, &Witnesses::new(pos, &list)).0
 }
 
-/// The turn's maximum from here, given the first decision's candidates
-/// `list`, the pseudo-legal moves of the dice `left` (a roll needs both:
-/// one move generation and one set of witnesses; [`keep_legal`] with the
+/// The turn's maximum from here, given the witnesses `wit` of the first
+/// decision's candidates, the pseudo-legal moves of the dice `left` (a roll
+/// needs both: one move generation and one set of witnesses; [`keep_legal`] with the
 /// maximum gives the legal moves, a random decision tests only the moves it
 /// draws, [`LegalTest`]). With the maximum comes the witness chain that
 /// showed it, if one did: a first move clear of its squares keeps the
@@ -177,8 +177,8 @@ pub fn max_usable(pos: &Position, left: &DiceLeft) -> u8 {
 /// Where no witness chain shows that `k` dice can be used, `k` is reachable
 /// exactly when a move that does not take the king keeps `k` (the first
 /// such move found settles it).
-pub fn max_with_chain(pos: &Position, left: &DiceLeft, list: &[Move]) -> (u8, Option<Chain>) {
-    let wit = Witnesses::new(pos, list);
+pub fn max_with_chain(pos: &Position, left: &DiceLeft, wit: &Witnesses) -> (u8, Option<Chain>) {
+    let list = wit.list();
     let mut steps = Chain::default();
     let mut chained = |k: u8| {
         steps = Chain::default();
@@ -197,7 +197,7 @@ pub fn max_with_chain(pos: &Position, left: &DiceLeft, list: &[Move]) -> (u8, Op
         }
         // `k` dice can be used exactly when a move that does not take the
         // king keeps `k`: the first one found settles it.
-        let mut test = LegalTest::new(pos, &wit, left, k);
+        let mut test = LegalTest::new(pos, wit, left, k);
         if list
             .iter()
             .any(|&m| !captures_king(pos, m) && test.is_legal(m))
@@ -236,7 +236,7 @@ pub fn keeps_two(pos: &Position, left: &DiceLeft, mv: Move) -> bool {
 /// chain of the other dice, the shut-in faces) serves the next.
 pub struct LegalTest<'a> {
     pos: &'a Position,
-    wit: &'a Witnesses,
+    wit: &'a Witnesses<'a>,
     left: &'a DiceLeft,
     need: u8,
     king: Option<Square>,
@@ -250,7 +250,7 @@ impl<'a> LegalTest<'a> {
     /// are `wit`, when the turn can still use `need` of them.
     pub fn new(
         pos: &'a Position,
-        wit: &'a Witnesses,
+        wit: &'a Witnesses<'a>,
         left: &'a DiceLeft,
         need: u8,
     ) -> LegalTest<'a> {

@@ -9,7 +9,7 @@
 
 use super::faces::{captures_king, face_of, roles_left, DiceLeft};
 use crate::board::attacks::{between, bishop_attacks, king_attacks, knight_attacks, rook_attacks};
-use crate::board::{Bitboard, Color, Move, MoveKind, Position, Role};
+use crate::board::{Bitboard, Color, Move, MoveKind, Position, Role, Square};
 
 /// The squares a move changes: from, to, the castling rook's squares, the
 /// pawn taken en passant.
@@ -50,46 +50,64 @@ pub(super) fn footprint(mv: Move) -> Bitboard {
 
 /// Witness candidates: up to eight moves per face from a move list, at
 /// most two per piece, no castling or en passant (their conditions reach
-/// beyond the squares they touch).
-pub struct Witnesses {
-    /// Each face's witnesses (a ninth slot takes the writes that do not
-    /// count: the construction is branch-free).
-    moves: [[Move; 9]; 6],
-    len: [u8; 6],
-    /// The faces (bits) with at least one witness.
+/// beyond the squares they touch). Read off the list lazily: a chain
+/// usually takes the first witness of each face it asks, so picking the
+/// rest of the list up front would be wasted.
+pub struct Witnesses<'a> {
+    /// Pseudo-legal moves listed face by face (as the generator lists them).
+    list: &'a [Move],
+    /// Where each face's moves begin in `list`, then where they end.
+    bounds: [u16; 7],
+    /// The faces (bits) with moves in the list.
     faces: u8,
 }
 
-impl Witnesses {
-    /// The witnesses among `list` (moves in `pos`).
-    pub fn new(pos: &Position, list: &[Move]) -> Witnesses {
-        let mut w = Witnesses {
-            moves: [[Move::NULL; 9]; 6],
-            len: [0; 6],
-            faces: 0,
-        };
-        // A piece's moves come one after the other (the generator lists
-        // them piece by piece): its count of witnesses restarts when the
-        // next piece's moves begin. Every step is a select, not a branch
-        // (the pieces' move counts are unpredictable).
-        let (mut from, mut f, mut per_piece) = (u8::MAX, 0usize, 0u8);
+impl<'a> Witnesses<'a> {
+    /// The witnesses among `list`, the moves in `pos` of some faces listed
+    /// face by face (each face's moves found by counting).
+    pub fn new(pos: &Position, list: &'a [Move]) -> Witnesses<'a> {
+        let mut count = [0u16; 6];
         for &m in list {
-            let skip = m.is_castle_or_en_passant();
-            let fresh = !skip & (m.from() != from);
-            let fm = face_of(pos, m);
-            from = if fresh { m.from() } else { from };
-            f = if fresh { fm } else { f };
-            per_piece = if fresh { 0 } else { per_piece };
-            let l = w.len[f];
-            let take = !skip & (l < 8) & (per_piece < 2);
-            w.moves[f][(l as usize).min(8)] = m;
-            w.len[f] = l + take as u8;
-            per_piece += take as u8;
+            count[face_of(pos, m)] += 1;
         }
-        for (f, &l) in w.len.iter().enumerate() {
-            w.faces |= ((l > 0) as u8) << f;
+        let mut starts = [0u16; 6];
+        for f in 1..6 {
+            starts[f] = starts[f - 1] + count[f - 1];
         }
-        w
+        Witnesses::with_starts(list, starts)
+    }
+
+    /// The witnesses among `list`, listed face by face, face `f`'s moves
+    /// beginning at `starts[f]` (as the generator announced them).
+    pub fn with_starts(list: &'a [Move], starts: [u16; 6]) -> Witnesses<'a> {
+        let mut bounds = [list.len() as u16; 7];
+        bounds[..6].copy_from_slice(&starts);
+        let mut faces = 0u8;
+        for f in 0..6 {
+            faces |= ((bounds[f] < bounds[f + 1]) as u8) << f;
+        }
+        Witnesses {
+            list,
+            bounds,
+            faces,
+        }
+    }
+
+    /// The moves the witnesses are taken from.
+    #[inline(always)]
+    pub fn list(&self) -> &'a [Move] {
+        self.list
+    }
+
+    /// Face `f`'s witnesses, in list order.
+    #[inline(always)]
+    fn of_face(&self, f: usize) -> FaceWitnesses<'a> {
+        FaceWitnesses {
+            moves: self.list[self.bounds[f] as usize..self.bounds[f + 1] as usize].iter(),
+            from: u8::MAX,
+            per_piece: 0,
+            left: 8,
+        }
     }
 
     /// Whether `need` dice of `rest` can be used by witnesses one after the
@@ -125,7 +143,7 @@ impl Witnesses {
         while faces != 0 {
             let f = faces.trailing_zeros() as usize;
             faces &= faces - 1;
-            for &w in &self.moves[f][..self.len[f] as usize] {
+            for w in self.of_face(f) {
                 let fp = footprint(w);
                 if (fp & touched).any() {
                     continue;
@@ -189,6 +207,43 @@ impl Witnesses {
     /// uses them all needs one of each).
     pub(super) fn covers(&self, left: &DiceLeft) -> bool {
         roles_left(left).0 & !self.faces == 0
+    }
+}
+
+/// One face's witnesses ([`Witnesses`]): its moves but castling and en
+/// passant, at most two per piece (a piece's moves come one after the
+/// other) and eight in all.
+struct FaceWitnesses<'a> {
+    moves: std::slice::Iter<'a, Move>,
+    /// The piece of the last witness, and how many it gave.
+    from: Square,
+    per_piece: u8,
+    /// Witnesses still to give.
+    left: u8,
+}
+
+impl Iterator for FaceWitnesses<'_> {
+    type Item = Move;
+    #[inline(always)]
+    fn next(&mut self) -> Option<Move> {
+        if self.left == 0 {
+            return None;
+        }
+        for &m in self.moves.by_ref() {
+            if m.is_castle_or_en_passant() {
+                continue;
+            }
+            if m.from() != self.from {
+                self.from = m.from();
+                self.per_piece = 0;
+            }
+            if self.per_piece < 2 {
+                self.per_piece += 1;
+                self.left -= 1;
+                return Some(m);
+            }
+        }
+        None
     }
 }
 
