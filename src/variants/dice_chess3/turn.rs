@@ -190,17 +190,19 @@ pub fn max_with_chain(pos: &Position, left: &DiceLeft, wit: &Witnesses) -> (u8, 
     if all >= 2 && wit.covers(left) && chained(all) {
         return (all, Some(steps));
     }
-    let bound = usable_bound(pos, left, list);
+    let (bound, freeing) = usable_bound(pos, left, list);
     for k in (2..=bound).rev() {
         if k < all && chained(k) {
             return (k, Some(steps));
         }
         // `k` dice can be used exactly when a move that does not take the
-        // king keeps `k`: the first one found settles it.
+        // king keeps `k`: the first one found settles it. Moves that free
+        // a shut-in face are tried first: where one is needed, the others
+        // fail (each after a search).
         let mut test = LegalTest::new(pos, wit, left, k);
-        if list
-            .iter()
-            .any(|&m| !captures_king(pos, m) && test.is_legal(m))
+        let mut keeps = |&m: &Move| !captures_king(pos, m) && test.is_legal(m);
+        let frees = |m: &&Move| freeing.contains(m.from());
+        if list.iter().filter(frees).any(&mut keeps) || list.iter().filter(|m| !frees(m)).any(keeps)
         {
             return (k, None);
         }
@@ -286,8 +288,9 @@ impl<'a> LegalTest<'a> {
 /// now, or that a move of another live face could free (it leaves a square
 /// that shuts them in), or that a promotion could create; a king die also
 /// when castling could come within the turn ([`castling_reachable`]; a
-/// block of an attack line can allow it, so attacks are not asked).
-fn usable_bound(pos: &Position, left: &DiceLeft, list: &[Move]) -> u8 {
+/// block of an attack line can allow it, so attacks are not asked). With
+/// the bound, the squares whose leaving could free a face that counts.
+fn usable_bound(pos: &Position, left: &DiceLeft, list: &[Move]) -> (u8, Bitboard) {
     let us = pos.turn();
     // Faces as bits: those with dice left, and the live ones.
     let have = roles_left(left).0;
@@ -303,6 +306,10 @@ fn usable_bound(pos: &Position, left: &DiceLeft, list: &[Move]) -> u8 {
         Color::Black => (Bitboard::rank(1), Bitboard::rank(2)),
     };
     let promotable = (pawns & seventh).any() || left[0] >= 2 && (pawns & sixth).any();
+    // Two moves before a die (capturing what blocks a pawn and moving on)
+    // need two dice of one face.
+    let moves = if left.iter().any(|&n| n >= 2) { 2 } else { 1 };
+    let mut freeing = Bitboard::EMPTY;
     for _ in 0..2 {
         if have & 32 != 0 && castling_reachable(pos, left, live) {
             live |= 32;
@@ -324,12 +331,14 @@ fn usable_bound(pos: &Position, left: &DiceLeft, list: &[Move]) -> u8 {
         while dead != 0 {
             let f = dead.trailing_zeros() as usize;
             dead &= dead - 1;
-            if promo && (1..5).contains(&f) || (frees(pos, f, 2) & movers).any() {
+            let lift = frees(pos, f, moves) & movers;
+            if promo && (1..5).contains(&f) || lift.any() {
                 live |= 1 << f;
+                freeing |= lift;
             }
         }
     }
-    (0..6).map(|f| left[f] * (live >> f & 1)).sum()
+    ((0..6).map(|f| left[f] * (live >> f & 1)).sum(), freeing)
 }
 
 /// Whether the side to move could castle within the turn, given the faces
