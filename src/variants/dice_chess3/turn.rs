@@ -154,7 +154,7 @@ impl ShutIn {
     /// was no target of a shut-in piece, else that piece had a capture).
     fn stays_shut(&self, rest: &DiceLeft, m: Move) -> bool {
         let from = Bitboard::from_square(m.from());
-        matches!(m.kind(), MoveKind::Normal | MoveKind::DoublePush)
+        m.is_plain()
             && (0..6).all(|g| rest[g] == 0 || self.dead[g] && (self.frees[g] & from).is_empty())
     }
 }

@@ -17,6 +17,9 @@ use crate::board::{Bitboard, Color, Move, MoveKind, Position, Role, Square};
 pub(super) fn changed_squares(mv: Move, turn: Color) -> Bitboard {
     let (from, to) = (mv.from(), mv.to());
     let b = Bitboard::from_square(from).with(to);
+    if !mv.is_castle_or_en_passant() {
+        return b; // the usual case, without a match on the kind
+    }
     match mv.kind() {
         MoveKind::Castle => {
             let rank = from & !7;
@@ -39,7 +42,8 @@ pub(super) fn changed_squares(mv: Move, turn: Color) -> Bitboard {
 /// plain move of a piece but a pawn.
 #[inline(always)]
 pub(super) fn reversible(pos: &Position, mv: Move) -> bool {
-    mv.kind() == MoveKind::Normal && pos.role_at(mv.from()) != Some(Role::Pawn)
+    // A plain move not a pawn's is a normal move (a double step is a pawn's).
+    mv.is_plain() && pos.role_at(mv.from()) != Some(Role::Pawn)
 }
 
 /// The squares a move needs as they are: from, to and the squares crossed.
@@ -261,10 +265,7 @@ pub(super) fn freed_chain(
     changed: Bitboard,
     need: u8,
 ) -> bool {
-    if !matches!(
-        mv.kind(),
-        MoveKind::Normal | MoveKind::DoublePush | MoveKind::Promotion(_)
-    ) {
+    if !(mv.is_plain() || mv.is_promotion()) {
         return false;
     }
     let us = pos.turn();
@@ -342,14 +343,14 @@ impl Chain {
         if self.overflow {
             return Bitboard::FULL;
         }
+        // Branch-free over all three slots (an unused one has no squares
+        // and no dice).
         let mut squares = Bitboard::EMPTY;
         let mut left_out = false;
-        for i in 0..self.len as usize {
-            if !left_out && self.faces[i] as usize == f && self.dice[i] == 1 {
-                left_out = true;
-            } else {
-                squares |= self.squares[i];
-            }
+        for i in 0..3 {
+            let out = !left_out & (self.faces[i] as usize == f) & (self.dice[i] == 1);
+            left_out |= out;
+            squares.0 |= self.squares[i].0 & 0u64.wrapping_sub(!out as u64);
         }
         squares
     }
