@@ -144,6 +144,9 @@ impl<'a> Witnesses<'a> {
         }
         // The faces of `rest` with witnesses, in order, as set bits.
         let mut faces = roles_left(rest).0 & self.faces;
+        if need == 1 {
+            return self.last_step(touched, faces, steps);
+        }
         while faces != 0 {
             let f = faces.trailing_zeros() as usize;
             faces &= faces - 1;
@@ -182,6 +185,26 @@ impl<'a> Witnesses<'a> {
                         steps.push(f, 1 + k, fp);
                         return Some(squares);
                     }
+                }
+            }
+        }
+        None
+    }
+
+    /// The last step of a chain: any move of a face of `faces` but
+    /// castling and en passant clear of `touched` (the first found; no
+    /// limit per piece: nothing follows it, so trying every move costs no
+    /// search).
+    fn last_step(&self, touched: Bitboard, mut faces: u8, steps: &mut Chain) -> Option<Bitboard> {
+        while faces != 0 {
+            let f = faces.trailing_zeros() as usize;
+            faces &= faces - 1;
+            let moves = &self.list[self.bounds[f] as usize..self.bounds[f + 1] as usize];
+            for &w in moves {
+                let fp = footprint(w);
+                if (fp & touched).is_empty() && !w.is_castle_or_en_passant() {
+                    steps.push(f, 1, fp);
+                    return Some(touched | fp);
                 }
             }
         }
