@@ -190,7 +190,7 @@ pub fn max_with_chain(pos: &Position, left: &DiceLeft, wit: &Witnesses) -> (u8, 
     if all >= 2 && wit.covers(left) && chained(all) {
         return (all, Some(steps));
     }
-    let (bound, freeing) = usable_bound(pos, left, list);
+    let (bound, freeing) = usable_bound(pos, left, wit.faces());
     for k in (2..=bound).rev() {
         if k < all && chained(k) {
             return (k, Some(steps));
@@ -288,16 +288,14 @@ impl<'a> LegalTest<'a> {
 /// now, or that a move of another live face could free (it leaves a square
 /// that shuts them in), or that a promotion could create; a king die also
 /// when castling could come within the turn ([`castling_reachable`]; a
-/// block of an attack line can allow it, so attacks are not asked). With
-/// the bound, the squares whose leaving could free a face that counts.
-fn usable_bound(pos: &Position, left: &DiceLeft, list: &[Move]) -> (u8, Bitboard) {
+/// block of an attack line can allow it, so attacks are not asked). The
+/// faces that can move now are `moving` (as bits). With the bound, the
+/// squares whose leaving could free a face that counts.
+fn usable_bound(pos: &Position, left: &DiceLeft, moving: u8) -> (u8, Bitboard) {
     let us = pos.turn();
     // Faces as bits: those with dice left, and the live ones.
     let have = roles_left(left).0;
-    let mut live = 0u8;
-    for &m in list {
-        live |= 1 << face_of(pos, m);
-    }
+    let mut live = moving;
     let pawns = pos.pieces(us, Role::Pawn);
     // A pawn that can promote before another die: one step from the last
     // rank, or two with two pawn dice (a pawn moves one rank per die).

@@ -97,6 +97,12 @@ impl<'a> Witnesses<'a> {
         }
     }
 
+    /// The faces (bits) with moves in the list.
+    #[inline(always)]
+    pub fn faces(&self) -> u8 {
+        self.faces
+    }
+
     /// The moves the witnesses are taken from.
     #[inline(always)]
     pub fn list(&self) -> &'a [Move] {
