@@ -35,6 +35,14 @@ pub trait MoveSink {
     fn done(&self) -> bool {
         false
     }
+    /// The pseudo-legal generator is about to list the moves of `role` (it
+    /// lists them role by role and announces each, even one it skips, until
+    /// the sink is done): sinks that keep where each role's moves begin
+    /// note it here.
+    #[inline(always)]
+    fn begin_role(&mut self, role: Role) {
+        let _ = role;
+    }
 }
 
 impl MoveSink for MoveList {

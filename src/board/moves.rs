@@ -79,6 +79,28 @@ impl Move {
     pub fn is_castle_or_en_passant(self) -> bool {
         matches!(self.0 >> 12, K_EP | K_CASTLE)
     }
+    /// Whether the move is a plain move or a double step (no castling,
+    /// en passant, promotion or rotation), read off the bits without
+    /// [`Move::kind`]'s match.
+    #[inline(always)]
+    pub fn is_plain(self) -> bool {
+        self.0 >> 12 <= K_DOUBLE
+    }
+    /// Whether the move is castling.
+    #[inline(always)]
+    pub fn is_castle(self) -> bool {
+        self.0 >> 12 == K_CASTLE
+    }
+    /// Whether the move is a promotion.
+    #[inline(always)]
+    pub fn is_promotion(self) -> bool {
+        (K_PROMO..K_ROT).contains(&(self.0 >> 12))
+    }
+    /// Whether the move is a rotation.
+    #[inline(always)]
+    pub fn is_rotation(self) -> bool {
+        self.0 >> 12 >= K_ROT
+    }
     /// The promotion role, if a promotion.
     #[inline(always)]
     pub fn promotion(self) -> Option<Role> {

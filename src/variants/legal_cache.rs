@@ -110,6 +110,11 @@ impl LegalCache {
         self.valid = !self.overflow;
         self.len > 0 || self.overflow
     }
+    /// Moves written since `start` (as many as fitted).
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
     /// Marks the moves stale (the position changed).
     #[inline(always)]
     pub(crate) fn invalidate(&mut self) {

@@ -5,7 +5,7 @@
 use crate::board::attacks::{
     bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
 };
-use crate::board::{Color, Move, MoveKind, Position, Role, RoleSet};
+use crate::board::{Color, Move, Position, Role, RoleSet};
 
 /// Whether, after `mv` (a move of the side to move, not taking the king),
 /// the same side has a pseudo-legal move of `roles` in the same turn:
@@ -13,7 +13,7 @@ use crate::board::{Color, Move, MoveKind, Position, Role, RoleSet};
 /// the changed bitboards alone (no copy, hash or mailbox update). Castling
 /// (a king die with rights left and no plain king move) is played out.
 pub(super) fn has_move_after(pos: &Position, mv: Move, roles: RoleSet) -> bool {
-    if matches!(mv.kind(), MoveKind::Rotation(_)) {
+    if mv.is_rotation() {
         return played_has_move(pos, mv, roles); // not a move of this variant
     }
     plain_move_after(pos, mv, roles)
@@ -38,7 +38,10 @@ fn plain_move_after(pos: &Position, mv: Move, roles: RoleSet) -> bool {
     };
     let mut ours = pos.by_color(us).without(from).with(to);
     let mut theirs = pos.by_color(us.other()).without(to);
-    let new_role = mv.promotion().unwrap_or(role);
+    let new_role = match mv.is_promotion() {
+        true => mv.promotion().unwrap_or(role),
+        false => role,
+    };
     let mine = |r: Role| {
         let b = pos.pieces(us, r);
         let b = if r == role { b.without(from) } else { b };
@@ -49,24 +52,22 @@ fn plain_move_after(pos: &Position, mv: Move, roles: RoleSet) -> bool {
         }
     };
     let mut rooks = mine(Role::Rook);
-    match mv.kind() {
-        MoveKind::EnPassant => {
-            theirs = theirs.without(match us {
-                Color::White => to - 8,
-                Color::Black => to + 8,
-            })
-        }
-        MoveKind::Castle => {
-            let rank = from & !7;
-            let (rf, rt) = if to > from {
-                (rank + 7, rank + 5)
-            } else {
-                (rank, rank + 3)
-            };
-            ours = ours.without(rf).with(rt);
-            rooks = rooks.without(rf).with(rt);
-        }
-        _ => {}
+    // Castling and en passant change more squares (the usual case needs
+    // no match on the kind).
+    if mv.is_castle() {
+        let rank = from & !7;
+        let (rf, rt) = if to > from {
+            (rank + 7, rank + 5)
+        } else {
+            (rank, rank + 3)
+        };
+        ours = ours.without(rf).with(rt);
+        rooks = rooks.without(rf).with(rt);
+    } else if mv.is_castle_or_en_passant() {
+        theirs = theirs.without(match us {
+            Color::White => to - 8,
+            Color::Black => to + 8,
+        })
     }
     let occ = ours | theirs;
     let target = !ours;

@@ -39,6 +39,8 @@
 
 mod after;
 mod faces;
+mod fen;
+mod first_moves;
 mod invariants;
 mod sample;
 #[cfg(test)]
@@ -47,12 +49,11 @@ mod turn;
 mod witness;
 
 use super::dice::{self, FACE_NAMES};
-use super::legal_cache::LegalCache;
 use super::*;
 use crate::board::attacks::pawn_attacks;
 use crate::board::zobrist;
-use crate::board::{file_of, square_name, Role};
-use crate::notation::fen::{parse_fen, write_fen};
+use crate::board::{file_of, Role};
+use crate::notation::fen::parse_fen;
 use crate::notation::san;
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
@@ -116,13 +117,10 @@ pub struct DiceChess3 {
     progress: Progress,
     /// The first decision's candidates (the pseudo-legal moves of the
     /// roll), found by `apply_outcome` with the turn's maximum (they share
-    /// one move generation); later decisions of the turn generate theirs.
+    /// one move generation), and the witness chain that showed it; later
+    /// decisions of the turn generate theirs.
     #[serde(skip)]
-    legal: LegalCache,
-    /// The witness chain that showed the turn's maximum, if one did (read
-    /// while `legal` is valid: the first decision).
-    #[serde(skip)]
-    first_chain: Option<witness::Chain>,
+    first: first_moves::FirstMoves,
 }
 
 impl DiceChess3 {
@@ -130,7 +128,7 @@ impl DiceChess3 {
     /// into `out`: the roll's cached list at the turn's first decision,
     /// generated otherwise. Returns whether they came from the cache.
     fn candidates(&self, out: &mut MoveList) -> bool {
-        let cached = self.legal.copy_to(out);
+        let cached = self.first.copy_to(out);
         if !cached {
             self.pos.pseudo_moves_of(turn::roles_left(&self.left), out);
         }
@@ -156,8 +154,7 @@ impl DiceChess3 {
             table: dice::outcome_table(3, &[1; 6]),
             start_fen: fen.clone(),
             progress: Progress::new(max_plies),
-            legal: LegalCache::default(),
-            first_chain: None,
+            first: Default::default(),
         };
         g.read_turn_state(&rest)?;
         g.progress.record(g.repetition_key(), true);
@@ -176,57 +173,6 @@ impl DiceChess3 {
             }
         }
         Ok(g)
-    }
-
-    fn read_turn_state(&mut self, rest: &[&str]) -> Result<(), GameError> {
-        let err = |m: String| GameError::new(format!("{NAME} FEN: {m}"));
-        match rest {
-            [] | ["-"] | ["-", "-"] => Ok(()),
-            [roll, left] => {
-                let r = dice::parse_roll(roll, 3).ok_or_else(|| {
-                    err(format!(
-                        "the roll field must be '-' or three faces of P N B R Q K (e.g. 'PNK'), \
-                         got {roll:?}"
-                    ))
-                })?;
-                let mut counts = [0u8; 6];
-                for &f in &r {
-                    counts[f as usize] += 1;
-                }
-                let l = (1..=3)
-                    .find_map(|k| dice::parse_roll(left, k))
-                    .ok_or_else(|| {
-                        err(format!(
-                            "the dice-left field must be one to three faces of the roll, got \
-                             {left:?}"
-                        ))
-                    })?;
-                for &f in &l {
-                    if counts[f as usize] == 0 {
-                        return Err(err(format!(
-                            "the dice left {left:?} are not part of the roll {roll:?}"
-                        )));
-                    }
-                    counts[f as usize] -= 1;
-                    self.left[f as usize] += 1;
-                }
-                if l.len() < 3 && self.pos.ep_square().is_some() {
-                    return Err(err(
-                        "en passant is only possible on the first move of a turn; the \
-                         en-passant field must be '-' after a move of the turn"
-                            .into(),
-                    ));
-                }
-                self.turn_reset = l.len() < 3 && self.pos.halfmove_clock() == 0;
-                self.roll = Some([r[0], r[1], r[2]]);
-                self.phase = Phase::Moving;
-                Ok(())
-            }
-            _ => Err(err(format!(
-                "after the six standard fields come the roll and the dice left (e.g. 'PNK NK', \
-                 or '- -' before the roll), got {rest:?}"
-            ))),
-        }
     }
 
     /// The turn's roll (`"PNK"`) while the player decides, else `None`.
@@ -377,12 +323,19 @@ impl Game for DiceChess3 {
         }
         self.candidates(out);
         if self.need > 1 {
-            let wit = witness::Witnesses::new(&self.pos, out);
-            turn::keep_legal(&self.pos, &wit, &self.left, self.need, out);
+            // The witnesses read a list that the filter does not change.
+            match self.first.witnesses() {
+                Some(wit) => turn::keep_legal(&self.pos, &wit, &self.left, self.need, out),
+                None => {
+                    let list = out.clone();
+                    let wit = witness::Witnesses::new(&self.pos, &list);
+                    turn::keep_legal(&self.pos, &wit, &self.left, self.need, out);
+                }
+            }
         }
     }
     fn play(&mut self, mv: Move) {
-        self.legal.invalidate();
+        self.first.invalidate();
         self.progress.plies += 1;
         let us = self.pos.turn();
         let face = turn::face_of(&self.pos, mv);
@@ -437,17 +390,17 @@ impl Game for DiceChess3 {
         // The candidates go straight into the cache (a list only when they
         // overflow it).
         let roles = turn::roles_left(&self.left);
-        self.legal.start();
-        self.pos.generate_pseudo(roles, &mut self.legal);
-        self.legal.finish();
-        (self.need, self.first_chain) = match self.legal.moves() {
-            Some(list) => turn::max_with_chain(&self.pos, &self.left, list),
+        self.first.fill(&self.pos, roles);
+        let (need, chain) = match self.first.witnesses() {
+            Some(wit) => turn::max_with_chain(&self.pos, &self.left, &wit),
             None => {
                 let mut list = MoveList::new();
                 self.pos.pseudo_moves_of(roles, &mut list);
-                turn::max_with_chain(&self.pos, &self.left, &list)
+                let wit = witness::Witnesses::new(&self.pos, &list);
+                turn::max_with_chain(&self.pos, &self.left, &wit)
             }
         };
+        (self.need, self.first.chain) = (need, chain);
         if self.need == 0 {
             self.empty_turn();
         } else {
@@ -473,25 +426,7 @@ impl Game for DiceChess3 {
         san::san_body_among(&self.pos, mv, &legal)
     }
     fn fen(&self) -> String {
-        let mut fields: Vec<String> = write_fen(&self.pos)
-            .split(' ')
-            .map(str::to_string)
-            .collect();
-        fields[3] = match self.pos.ep_square() {
-            Some(ep) if self.ep_possible() => square_name(ep),
-            _ => "-".into(),
-        };
-        let mut s = fields.join(" ");
-        match self.phase {
-            Phase::Moving => {
-                s.push(' ');
-                s.push_str(&self.dice().unwrap_or_default());
-                s.push(' ');
-                s.push_str(&self.left_name());
-            }
-            _ => s.push_str(" - -"),
-        }
-        s
+        self.write_fen()
     }
     fn extra_planes(&self) -> &'static [&'static str] {
         &EXTRA_PLANES

@@ -38,7 +38,7 @@ impl DiceChess3 {
                 // Most draws are settled by the roll's chain: a move clear
                 // of it (or taking the king) is legal. The full test (with
                 // witnesses) is built at the first draw it does not settle.
-                let chain = if first { self.first_chain } else { None };
+                let chain = if first { self.first.chain } else { None };
                 let quick = |m: Move| {
                     captures_king(pos, m)
                         || chain.is_some_and(|c| {
@@ -51,7 +51,15 @@ impl DiceChess3 {
                 if quick(m) {
                     return m;
                 }
-                let wit = Witnesses::new(pos, buf);
+                // Witnesses read a list that the draws do not change.
+                let list;
+                let wit = match self.first.witnesses() {
+                    Some(wit) => wit,
+                    None => {
+                        list = buf.clone();
+                        Witnesses::new(pos, &list)
+                    }
+                };
                 let mut test = LegalTest::new(pos, &wit, left, need);
                 if test.is_legal(m) {
                     return m;

@@ -154,7 +154,7 @@ impl ShutIn {
     /// was no target of a shut-in piece, else that piece had a capture).
     fn stays_shut(&self, rest: &DiceLeft, m: Move) -> bool {
         let from = Bitboard::from_square(m.from());
-        matches!(m.kind(), MoveKind::Normal | MoveKind::DoublePush)
+        m.is_plain()
             && (0..6).all(|g| rest[g] == 0 || self.dead[g] && (self.frees[g] & from).is_empty())
     }
 }
@@ -163,12 +163,12 @@ impl ShutIn {
 pub fn max_usable(pos: &Position, left: &DiceLeft) -> u8 {
     let mut list = MoveList::new();
     pos.pseudo_moves_of(roles_left(left), &mut list);
-    max_with_chain(pos, left, &list).0
+    max_with_chain(pos, left, &Witnesses::new(pos, &list)).0
 }
 
-/// The turn's maximum from here, given the first decision's candidates
-/// `list`, the pseudo-legal moves of the dice `left` (a roll needs both:
-/// one move generation and one set of witnesses; [`keep_legal`] with the
+/// The turn's maximum from here, given the witnesses `wit` of the first
+/// decision's candidates, the pseudo-legal moves of the dice `left` (a roll
+/// needs both: one move generation and one set of witnesses; [`keep_legal`] with the
 /// maximum gives the legal moves, a random decision tests only the moves it
 /// draws, [`LegalTest`]). With the maximum comes the witness chain that
 /// showed it, if one did: a first move clear of its squares keeps the
@@ -177,8 +177,8 @@ pub fn max_usable(pos: &Position, left: &DiceLeft) -> u8 {
 /// Where no witness chain shows that `k` dice can be used, `k` is reachable
 /// exactly when a move that does not take the king keeps `k` (the first
 /// such move found settles it).
-pub fn max_with_chain(pos: &Position, left: &DiceLeft, list: &[Move]) -> (u8, Option<Chain>) {
-    let wit = Witnesses::new(pos, list);
+pub fn max_with_chain(pos: &Position, left: &DiceLeft, wit: &Witnesses) -> (u8, Option<Chain>) {
+    let list = wit.list();
     let mut steps = Chain::default();
     let mut chained = |k: u8| {
         steps = Chain::default();
@@ -190,17 +190,19 @@ pub fn max_with_chain(pos: &Position, left: &DiceLeft, list: &[Move]) -> (u8, Op
     if all >= 2 && wit.covers(left) && chained(all) {
         return (all, Some(steps));
     }
-    let bound = usable_bound(pos, left, list);
+    let (bound, freeing) = usable_bound(pos, left, wit.faces());
     for k in (2..=bound).rev() {
         if k < all && chained(k) {
             return (k, Some(steps));
         }
         // `k` dice can be used exactly when a move that does not take the
-        // king keeps `k`: the first one found settles it.
-        let mut test = LegalTest::new(pos, &wit, left, k);
-        if list
-            .iter()
-            .any(|&m| !captures_king(pos, m) && test.is_legal(m))
+        // king keeps `k`: the first one found settles it. Moves that free
+        // a shut-in face are tried first: where one is needed, the others
+        // fail (each after a search).
+        let mut test = LegalTest::new(pos, wit, left, k);
+        let mut keeps = |&m: &Move| !captures_king(pos, m) && test.is_legal(m);
+        let frees = |m: &&Move| freeing.contains(m.from());
+        if list.iter().filter(frees).any(&mut keeps) || list.iter().filter(|m| !frees(m)).any(keeps)
         {
             return (k, None);
         }
@@ -236,7 +238,7 @@ pub fn keeps_two(pos: &Position, left: &DiceLeft, mv: Move) -> bool {
 /// chain of the other dice, the shut-in faces) serves the next.
 pub struct LegalTest<'a> {
     pos: &'a Position,
-    wit: &'a Witnesses,
+    wit: &'a Witnesses<'a>,
     left: &'a DiceLeft,
     need: u8,
     king: Option<Square>,
@@ -250,7 +252,7 @@ impl<'a> LegalTest<'a> {
     /// are `wit`, when the turn can still use `need` of them.
     pub fn new(
         pos: &'a Position,
-        wit: &'a Witnesses,
+        wit: &'a Witnesses<'a>,
         left: &'a DiceLeft,
         need: u8,
     ) -> LegalTest<'a> {
@@ -286,15 +288,14 @@ impl<'a> LegalTest<'a> {
 /// now, or that a move of another live face could free (it leaves a square
 /// that shuts them in), or that a promotion could create; a king die also
 /// when castling could come within the turn ([`castling_reachable`]; a
-/// block of an attack line can allow it, so attacks are not asked).
-fn usable_bound(pos: &Position, left: &DiceLeft, list: &[Move]) -> u8 {
+/// block of an attack line can allow it, so attacks are not asked). The
+/// faces that can move now are `moving` (as bits). With the bound, the
+/// squares whose leaving could free a face that counts.
+fn usable_bound(pos: &Position, left: &DiceLeft, moving: u8) -> (u8, Bitboard) {
     let us = pos.turn();
     // Faces as bits: those with dice left, and the live ones.
     let have = roles_left(left).0;
-    let mut live = 0u8;
-    for &m in list {
-        live |= 1 << face_of(pos, m);
-    }
+    let mut live = moving;
     let pawns = pos.pieces(us, Role::Pawn);
     // A pawn that can promote before another die: one step from the last
     // rank, or two with two pawn dice (a pawn moves one rank per die).
@@ -303,6 +304,10 @@ fn usable_bound(pos: &Position, left: &DiceLeft, list: &[Move]) -> u8 {
         Color::Black => (Bitboard::rank(1), Bitboard::rank(2)),
     };
     let promotable = (pawns & seventh).any() || left[0] >= 2 && (pawns & sixth).any();
+    // Two moves before a die (capturing what blocks a pawn and moving on)
+    // need two dice of one face.
+    let moves = if left.iter().any(|&n| n >= 2) { 2 } else { 1 };
+    let mut freeing = Bitboard::EMPTY;
     for _ in 0..2 {
         if have & 32 != 0 && castling_reachable(pos, left, live) {
             live |= 32;
@@ -324,12 +329,14 @@ fn usable_bound(pos: &Position, left: &DiceLeft, list: &[Move]) -> u8 {
         while dead != 0 {
             let f = dead.trailing_zeros() as usize;
             dead &= dead - 1;
-            if promo && (1..5).contains(&f) || (frees(pos, f, 2) & movers).any() {
+            let lift = frees(pos, f, moves) & movers;
+            if promo && (1..5).contains(&f) || lift.any() {
                 live |= 1 << f;
+                freeing |= lift;
             }
         }
     }
-    (0..6).map(|f| left[f] * (live >> f & 1)).sum()
+    ((0..6).map(|f| left[f] * (live >> f & 1)).sum(), freeing)
 }
 
 /// Whether the side to move could castle within the turn, given the faces

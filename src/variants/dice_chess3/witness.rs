@@ -9,7 +9,7 @@
 
 use super::faces::{captures_king, face_of, roles_left, DiceLeft};
 use crate::board::attacks::{between, bishop_attacks, king_attacks, knight_attacks, rook_attacks};
-use crate::board::{Bitboard, Color, Move, MoveKind, Position, Role};
+use crate::board::{Bitboard, Color, Move, MoveKind, Position, Role, Square};
 
 /// The squares a move changes: from, to, the castling rook's squares, the
 /// pawn taken en passant.
@@ -17,6 +17,9 @@ use crate::board::{Bitboard, Color, Move, MoveKind, Position, Role};
 pub(super) fn changed_squares(mv: Move, turn: Color) -> Bitboard {
     let (from, to) = (mv.from(), mv.to());
     let b = Bitboard::from_square(from).with(to);
+    if !mv.is_castle_or_en_passant() {
+        return b; // the usual case, without a match on the kind
+    }
     match mv.kind() {
         MoveKind::Castle => {
             let rank = from & !7;
@@ -39,7 +42,8 @@ pub(super) fn changed_squares(mv: Move, turn: Color) -> Bitboard {
 /// plain move of a piece but a pawn.
 #[inline(always)]
 pub(super) fn reversible(pos: &Position, mv: Move) -> bool {
-    mv.kind() == MoveKind::Normal && pos.role_at(mv.from()) != Some(Role::Pawn)
+    // A plain move not a pawn's is a normal move (a double step is a pawn's).
+    mv.is_plain() && pos.role_at(mv.from()) != Some(Role::Pawn)
 }
 
 /// The squares a move needs as they are: from, to and the squares crossed.
@@ -50,46 +54,70 @@ pub(super) fn footprint(mv: Move) -> Bitboard {
 
 /// Witness candidates: up to eight moves per face from a move list, at
 /// most two per piece, no castling or en passant (their conditions reach
-/// beyond the squares they touch).
-pub struct Witnesses {
-    /// Each face's witnesses (a ninth slot takes the writes that do not
-    /// count: the construction is branch-free).
-    moves: [[Move; 9]; 6],
-    len: [u8; 6],
-    /// The faces (bits) with at least one witness.
+/// beyond the squares they touch). Read off the list lazily: a chain
+/// usually takes the first witness of each face it asks, so picking the
+/// rest of the list up front would be wasted.
+pub struct Witnesses<'a> {
+    /// Pseudo-legal moves listed face by face (as the generator lists them).
+    list: &'a [Move],
+    /// Where each face's moves begin in `list`, then where they end.
+    bounds: [u16; 7],
+    /// The faces (bits) with moves in the list.
     faces: u8,
 }
 
-impl Witnesses {
-    /// The witnesses among `list` (moves in `pos`).
-    pub fn new(pos: &Position, list: &[Move]) -> Witnesses {
-        let mut w = Witnesses {
-            moves: [[Move::NULL; 9]; 6],
-            len: [0; 6],
-            faces: 0,
-        };
-        // A piece's moves come one after the other (the generator lists
-        // them piece by piece): its count of witnesses restarts when the
-        // next piece's moves begin. Every step is a select, not a branch
-        // (the pieces' move counts are unpredictable).
-        let (mut from, mut f, mut per_piece) = (u8::MAX, 0usize, 0u8);
+impl<'a> Witnesses<'a> {
+    /// The witnesses among `list`, the moves in `pos` of some faces listed
+    /// face by face (each face's moves found by counting).
+    pub fn new(pos: &Position, list: &'a [Move]) -> Witnesses<'a> {
+        let mut count = [0u16; 6];
         for &m in list {
-            let skip = m.is_castle_or_en_passant();
-            let fresh = !skip & (m.from() != from);
-            let fm = face_of(pos, m);
-            from = if fresh { m.from() } else { from };
-            f = if fresh { fm } else { f };
-            per_piece = if fresh { 0 } else { per_piece };
-            let l = w.len[f];
-            let take = !skip & (l < 8) & (per_piece < 2);
-            w.moves[f][(l as usize).min(8)] = m;
-            w.len[f] = l + take as u8;
-            per_piece += take as u8;
+            count[face_of(pos, m)] += 1;
         }
-        for (f, &l) in w.len.iter().enumerate() {
-            w.faces |= ((l > 0) as u8) << f;
+        let mut starts = [0u16; 6];
+        for f in 1..6 {
+            starts[f] = starts[f - 1] + count[f - 1];
         }
-        w
+        Witnesses::with_starts(list, starts)
+    }
+
+    /// The witnesses among `list`, listed face by face, face `f`'s moves
+    /// beginning at `starts[f]` (as the generator announced them).
+    pub fn with_starts(list: &'a [Move], starts: [u16; 6]) -> Witnesses<'a> {
+        let mut bounds = [list.len() as u16; 7];
+        bounds[..6].copy_from_slice(&starts);
+        let mut faces = 0u8;
+        for f in 0..6 {
+            faces |= ((bounds[f] < bounds[f + 1]) as u8) << f;
+        }
+        Witnesses {
+            list,
+            bounds,
+            faces,
+        }
+    }
+
+    /// The faces (bits) with moves in the list.
+    #[inline(always)]
+    pub fn faces(&self) -> u8 {
+        self.faces
+    }
+
+    /// The moves the witnesses are taken from.
+    #[inline(always)]
+    pub fn list(&self) -> &'a [Move] {
+        self.list
+    }
+
+    /// Face `f`'s witnesses, in list order.
+    #[inline(always)]
+    fn of_face(&self, f: usize) -> FaceWitnesses<'a> {
+        FaceWitnesses {
+            moves: self.list[self.bounds[f] as usize..self.bounds[f + 1] as usize].iter(),
+            from: u8::MAX,
+            per_piece: 0,
+            left: 8,
+        }
     }
 
     /// Whether `need` dice of `rest` can be used by witnesses one after the
@@ -122,10 +150,13 @@ impl Witnesses {
         }
         // The faces of `rest` with witnesses, in order, as set bits.
         let mut faces = roles_left(rest).0 & self.faces;
+        if need == 1 {
+            return self.last_step(touched, faces, steps);
+        }
         while faces != 0 {
             let f = faces.trailing_zeros() as usize;
             faces &= faces - 1;
-            for &w in &self.moves[f][..self.len[f] as usize] {
+            for w in self.of_face(f) {
                 let fp = footprint(w);
                 if (fp & touched).any() {
                     continue;
@@ -166,6 +197,26 @@ impl Witnesses {
         None
     }
 
+    /// The last step of a chain: any move of a face of `faces` but
+    /// castling and en passant clear of `touched` (the first found; no
+    /// limit per piece: nothing follows it, so trying every move costs no
+    /// search).
+    fn last_step(&self, touched: Bitboard, mut faces: u8, steps: &mut Chain) -> Option<Bitboard> {
+        while faces != 0 {
+            let f = faces.trailing_zeros() as usize;
+            faces &= faces - 1;
+            let moves = &self.list[self.bounds[f] as usize..self.bounds[f + 1] as usize];
+            for &w in moves {
+                let fp = footprint(w);
+                if (fp & touched).is_empty() && !w.is_castle_or_en_passant() {
+                    steps.push(f, 1, fp);
+                    return Some(touched | fp);
+                }
+            }
+        }
+        None
+    }
+
     /// The squares of one witness chain that uses `need` of the dice
     /// `left` but one of face `f` (`None`: no chain). A move of that face
     /// that changes none of these squares keeps the chain valid, so it
@@ -192,6 +243,43 @@ impl Witnesses {
     }
 }
 
+/// One face's witnesses ([`Witnesses`]): its moves but castling and en
+/// passant, at most two per piece (a piece's moves come one after the
+/// other) and eight in all.
+struct FaceWitnesses<'a> {
+    moves: std::slice::Iter<'a, Move>,
+    /// The piece of the last witness, and how many it gave.
+    from: Square,
+    per_piece: u8,
+    /// Witnesses still to give.
+    left: u8,
+}
+
+impl Iterator for FaceWitnesses<'_> {
+    type Item = Move;
+    #[inline(always)]
+    fn next(&mut self) -> Option<Move> {
+        if self.left == 0 {
+            return None;
+        }
+        for &m in self.moves.by_ref() {
+            if m.is_castle_or_en_passant() {
+                continue;
+            }
+            if m.from() != self.from {
+                self.from = m.from();
+                self.per_piece = 0;
+            }
+            if self.per_piece < 2 {
+                self.per_piece += 1;
+                self.left -= 1;
+                return Some(m);
+            }
+        }
+        None
+    }
+}
+
 /// Whether, after `mv` (a plain move, promotion or double push), a piece of
 /// a face of `rest` can step onto the square `mv` left and witnesses clear
 /// of both moves use the other `need - 1` dice (or that piece steps back
@@ -206,10 +294,7 @@ pub(super) fn freed_chain(
     changed: Bitboard,
     need: u8,
 ) -> bool {
-    if !matches!(
-        mv.kind(),
-        MoveKind::Normal | MoveKind::DoublePush | MoveKind::Promotion(_)
-    ) {
+    if !(mv.is_plain() || mv.is_promotion()) {
         return false;
     }
     let us = pos.turn();
@@ -287,14 +372,14 @@ impl Chain {
         if self.overflow {
             return Bitboard::FULL;
         }
+        // Branch-free over all three slots (an unused one has no squares
+        // and no dice).
         let mut squares = Bitboard::EMPTY;
         let mut left_out = false;
-        for i in 0..self.len as usize {
-            if !left_out && self.faces[i] as usize == f && self.dice[i] == 1 {
-                left_out = true;
-            } else {
-                squares |= self.squares[i];
-            }
+        for i in 0..3 {
+            let out = !left_out & (self.faces[i] as usize == f) & (self.dice[i] == 1);
+            left_out |= out;
+            squares.0 |= self.squares[i].0 & 0u64.wrapping_sub(!out as u64);
         }
         squares
     }
