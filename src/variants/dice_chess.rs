@@ -271,9 +271,12 @@ impl DiceChess {
 impl Game for DiceChess {
     game_accessors!();
     fn search_key(&self) -> u64 {
-        // The board (side to move included), the phase and the roll; the
-        // rest (a check left standing) follows from the board.
-        let roll = self.roll.map_or(0xFF, |[a, b]| (a as u64) << 4 | b as u64);
+        // The board (side to move included), the phase and the roles the
+        // roll allows (the roll is gone after the move, so rolls allowing
+        // the same roles, such as all six doubles, lead to one state and the
+        // search's chance nodes merge them); the rest (a check left
+        // standing) follows from the board.
+        let roll = self.roll.map_or(0x100, |r| Self::roll_roles(r).0 as u64);
         super::mix_key(self.pos.hash(), self.phase as u64 | roll << 8)
     }
     fn extras(&self) -> Extras {

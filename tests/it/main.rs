@@ -27,6 +27,7 @@ mod random_move_number;
 mod search;
 mod search_hooks;
 mod search_horizon;
+mod search_merge;
 mod shakmaty_diff;
 mod texel;
 mod vecenv;

@@ -59,6 +59,31 @@ impl Engine {
             .collect()
     }
 
+    /// The states after the outcomes to search, with their probabilities;
+    /// with `merge`, outcomes that lead to one state (equal search keys: a
+    /// Dice Chess double allows any move whichever it is, a Random Move
+    /// Number throw of 2 acts as a 3 that does not repeat the last throw)
+    /// are searched once, with their probabilities summed.
+    fn children<G: Evaluate>(&self, g: &G) -> Vec<(G, f64)> {
+        let outcomes = self.outcomes(g);
+        let mut out: Vec<(G, f64)> = Vec::with_capacity(outcomes.len());
+        let mut keys: Vec<u64> = Vec::with_capacity(outcomes.len());
+        for (id, p) in outcomes {
+            let mut child = g.clone();
+            child.apply_outcome(id);
+            if self.params.merge {
+                let key = child.search_key();
+                if let Some(i) = keys.iter().position(|&k| k == key) {
+                    out[i].1 += p;
+                    continue;
+                }
+                keys.push(key);
+            }
+            out.push((child, p));
+        }
+        out
+    }
+
     /// The expectation for `pov` of the chance node `g` in `(alpha, beta)`
     /// (fail-soft: a bound beyond the window when cut off), through the
     /// transposition table: after a roll the opponent's moves lead to the
@@ -129,7 +154,7 @@ impl Engine {
         ply: usize,
         chain: u32,
     ) -> f64 {
-        let outcomes = self.outcomes(g);
+        let outcomes = self.children(g);
         // The expectation is taken in utility (see `utility.rs`): windows,
         // bounds and sums below are utilities, children are searched and
         // compared in centipawns.
@@ -139,10 +164,9 @@ impl Engine {
         let mut bounds = vec![(LO, HI); outcomes.len()];
         if self.params.star2 && depth >= 1 && outcomes.len() > 1 {
             let (mut lo_sum, mut hi_sum) = (0.0, 0.0);
-            for (i, &(id, p)) in outcomes.iter().enumerate() {
-                let mut child = g.clone();
-                child.apply_outcome(id);
-                bounds[i] = self.probe(&child, depth, alpha, beta, pov, ply + 1);
+            for (i, (child, p)) in outcomes.iter().enumerate() {
+                let p = *p;
+                bounds[i] = self.probe(child, depth, alpha, beta, pov, ply + 1);
                 if self.stopped {
                     return 0.0;
                 }
@@ -169,17 +193,16 @@ impl Engine {
             .map(|(o, b)| o.1 * bound_u(*b).1)
             .sum();
         let mut sum = 0.0;
-        for (i, &(id, p)) in outcomes.iter().enumerate() {
+        for (i, (child, p)) in outcomes.iter().enumerate() {
+            let p = *p;
             let (lo, hi) = bounds[i];
             let (lo_u, hi_u) = bound_u(bounds[i]);
             rest_lo -= p * lo_u;
             rest_hi -= p * hi_u;
             let a = ut.centipawns((ua - sum - rest_hi) / p);
             let b = ut.centipawns((ub - sum - rest_lo) / p);
-            let mut child = g.clone();
-            child.apply_outcome(id);
             let v = self.node(
-                &child,
+                child,
                 depth,
                 a.max(lo - EPS),
                 b.min(hi + EPS),

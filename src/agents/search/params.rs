@@ -27,6 +27,7 @@ pub const KEYS: &[&str] = &[
     "weights",
     "hcap",
     "hexpand",
+    "merge",
 ];
 
 /// Deepest iteration (decisions).
@@ -94,6 +95,9 @@ pub struct Params {
     /// the expectation of a quiescence search per outcome (`qchance=expect`);
     /// wider ones are valued as `hcap` says.
     pub hexpand: u32,
+    /// Chance nodes search outcomes that lead to one state (equal search
+    /// keys) once, with their probabilities summed.
+    pub merge: bool,
 }
 
 impl Default for Params {
@@ -120,6 +124,7 @@ impl Default for Params {
             weights: WeightSet::Default,
             hcap: true,
             hexpand: DEFAULT_HORIZON_EXPAND,
+            merge: true,
         }
     }
 }
@@ -186,6 +191,7 @@ impl Params {
                 "history" => p.history = flag()?,
                 "chance_tt" => p.chance_tt = flag()?,
                 "hcap" => p.hcap = flag()?,
+                "merge" => p.merge = flag()?,
                 "qsearch" => p.qsearch = flag()?,
                 "qchance" => {
                     p.qchance = match v {
@@ -243,6 +249,7 @@ impl fmt::Display for Params {
             ("qsearch", self.qsearch, d.qsearch),
             ("chance_tt", self.chance_tt, d.chance_tt),
             ("hcap", self.hcap, d.hcap),
+            ("merge", self.merge, d.merge),
         ];
         for (k, v, dv) in flags {
             if v != dv {

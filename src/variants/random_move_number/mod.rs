@@ -257,6 +257,20 @@ impl RandomMoveNumber {
         }
     }
 
+    /// What of player `p`'s last throw decides the future, for search
+    /// keys: once colours are chosen, a later throw only asks whether it
+    /// repeats the last one, and the table treats 2, 3, 4 and 5 alike, so
+    /// with the run length the last throw's class (1, one of 2-5, or 6)
+    /// settles every later turn; during the colour choice the throw itself
+    /// (player 0's is compared with player 1's).
+    fn last_throw_class(&self, p: Player) -> u8 {
+        match self.records[p as usize].last() {
+            None => 0,
+            Some(&d) if self.chosen && (2..=5).contains(&d) => 2,
+            Some(&d) => d,
+        }
+    }
+
     fn push_throw(&mut self, p: Player, d: u8) -> u32 {
         let rec = &mut self.records[p as usize];
         let run = if rec.last() == Some(&d) {
@@ -287,7 +301,9 @@ impl Game for RandomMoveNumber {
             | (self.chosen as u64) << 16
             | (self.white as u64) << 17
             | (self.runs[0].min(255) as u64) << 24
-            | (self.runs[1].min(255) as u64) << 32;
+            | (self.runs[1].min(255) as u64) << 32
+            | (self.last_throw_class(0) as u64) << 40
+            | (self.last_throw_class(1) as u64) << 44;
         super::mix_key(self.pos.hash(), turn)
     }
     fn variant(&self) -> &'static str {
