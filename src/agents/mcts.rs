@@ -51,7 +51,7 @@ use super::expectimax::Search;
 use super::search::{Engine, MATE_BOUND};
 use crate::board::{Move, MoveList};
 use crate::play::{random_move, sample_outcome, GameRng};
-use crate::variants::{Node, Outcomes, Player};
+use crate::variants::{cumulative_pick, Node, Outcomes, Player};
 use rand::RngExt;
 use std::time::{Duration, Instant};
 
@@ -77,19 +77,6 @@ pub fn expected_score(cp: f64) -> f64 {
 /// A player-0 value in `[-1, 1]` (the first-wave scale) as a score in `[0, 1]`.
 fn unit_score(v: f64) -> f64 {
     (v + 1.0) / 2.0
-}
-
-/// The edge a uniform draw `u` in `[0, 1)` lands on, by cumulative
-/// probability (the last edge takes what rounding leaves).
-fn sample_edge(edges: &[Edge], u: f64) -> usize {
-    let mut acc = 0.0;
-    for (i, e) in edges.iter().enumerate() {
-        acc += e.prob;
-        if u < acc {
-            return i;
-        }
-    }
-    edges.len() - 1
 }
 
 #[derive(Clone, Copy)]
@@ -330,7 +317,7 @@ impl Tree {
         let mut best = (0usize, f64::NEG_INFINITY);
         match node {
             Node::Chance if params.chance == Chance::Sample => {
-                return sample_edge(edges, rng.random::<f64>());
+                return cumulative_pick(edges.iter().map(|e| e.prob), rng.random::<f64>());
             }
             Node::Chance => {
                 let total = t.visits as f64 + 1.0;

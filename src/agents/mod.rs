@@ -25,6 +25,7 @@
 //!
 //! Values and evaluations are for player 0 in `[-1, 1]` (see [`eval`]).
 
+pub mod digest;
 pub mod eval;
 pub mod expectimax;
 pub mod mcts;

@@ -162,6 +162,11 @@ impl Position {
     pub fn by_role(&self, r: Role) -> Bitboard {
         self.by_role[r as usize]
     }
+    /// Whether `other` has every piece on the same square (side to move,
+    /// rights and clocks aside).
+    pub fn same_pieces(&self, other: &Position) -> bool {
+        self.by_color == other.by_color && self.by_role == other.by_role
+    }
     /// Pieces of a colour and role.
     #[inline(always)]
     pub fn pieces(&self, c: Color, r: Role) -> Bitboard {

@@ -265,15 +265,27 @@ impl Outcomes {
     /// Samples an outcome with a uniform number `u` in `[0, 1)`.
     #[inline]
     pub fn sample(&self, u: f64) -> Action {
-        let mut acc = 0.0;
-        for &(id, p) in self.as_slice() {
-            acc += p;
-            if u < acc {
-                return id;
-            }
-        }
-        self.items[self.len.saturating_sub(1)].0
+        let i = cumulative_pick(self.as_slice().iter().map(|x| x.1), u);
+        self.items[i].0
     }
+}
+
+/// The index a uniform draw `u` in `[0, 1)` lands on when the
+/// probabilities `probs` are laid end to end (the last index takes what
+/// rounding leaves; 0 when there are none). Chance outcomes in playouts,
+/// MCTS and the search's sampled chance nodes are all drawn this way.
+#[inline]
+pub fn cumulative_pick(probs: impl IntoIterator<Item = f64>, u: f64) -> usize {
+    let mut acc = 0.0;
+    let mut last = 0;
+    for (i, p) in probs.into_iter().enumerate() {
+        acc += p;
+        if u < acc {
+            return i;
+        }
+        last = i;
+    }
+    last
 }
 
 /// Variant state beyond the board that `State` shows as properties (each

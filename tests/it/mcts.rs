@@ -215,39 +215,9 @@ fn bad_specs_say_what_is_allowed() {
 /// FNV-1a of every move and roll of `games` games of `spec` against
 /// `random` (the agent White in even games): `examples/agent_digest.rs`.
 fn agent_digest(variant: &str, spec: &str, games: u64) -> u64 {
-    let proto = AnyGame::new(variant, &Options::new()).unwrap();
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for i in 0..games {
-        let mut g = proto.clone();
-        let mut rng = game_rng(7, i);
-        let mut agents = [
-            Agent::new(AgentSpec::parse(spec).unwrap()),
-            Agent::new(AgentSpec::parse("random").unwrap()),
-        ];
-        let mut trace: Vec<String> = Vec::new();
-        with_game!(&mut g, x => {
-            let mut outcomes = Outcomes::new();
-            loop {
-                match x.node() {
-                    Node::Terminal => break,
-                    Node::Chance => {
-                        let o = sample_outcome(x, &mut rng, &mut outcomes);
-                        trace.push(format!("#{o}"));
-                        x.apply_outcome(o);
-                    }
-                    Node::Decision(p) => {
-                        let m = agents[(p as usize + i as usize) & 1].select(x, &mut rng);
-                        trace.push(m.uci());
-                        x.play(m);
-                    }
-                }
-            }
-        });
-        for b in trace.join(" ").bytes() {
-            h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
-        }
-    }
-    h
+    dicechess::agents::digest::agent_digest(variant, spec, games)
+        .unwrap()
+        .hash
 }
 
 /// The first-wave MCTS (UCT, sampled dice, random rollouts, the material

@@ -13,7 +13,7 @@ use super::tt::Bound;
 use super::{from_tt, to_tt, Engine, EPS, MATE};
 use crate::agents::eval::Evaluate;
 use crate::board::Move;
-use crate::variants::{Action, Node, Outcomes, Player};
+use crate::variants::{cumulative_pick, Action, Node, Outcomes, Player};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -40,16 +40,7 @@ impl Engine {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(g.search_key());
         let mut counts = vec![0u32; exact.len()];
         for _ in 0..k {
-            let mut x: f64 = rng.random::<f64>();
-            let mut pick = exact.len() - 1;
-            for (i, &(_, p)) in exact.iter().enumerate() {
-                if x < p {
-                    pick = i;
-                    break;
-                }
-                x -= p;
-            }
-            counts[pick] += 1;
+            counts[cumulative_pick(exact.iter().map(|x| x.1), rng.random::<f64>())] += 1;
         }
         exact
             .iter()

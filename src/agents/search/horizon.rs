@@ -17,7 +17,7 @@
 use super::ordering::is_capture;
 use super::{terminal_value, Engine};
 use crate::agents::eval::Evaluate;
-use crate::board::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role, RoleSet};
+use crate::board::{Bitboard, Move, MoveKind, MoveList, Position, Role, RoleSet};
 use crate::variants::{Node, Outcomes, Player};
 
 impl Engine {
@@ -87,12 +87,7 @@ impl Engine {
         // A roll moves no piece (a Random Move Number throw may pass the
         // turn, under `hexpand=0`, so only the pieces are compared).
         debug_assert!(
-            Role::ALL
-                .iter()
-                .all(|&r| child.position().by_role(r) == g.position().by_role(r))
-                && [Color::White, Color::Black]
-                    .iter()
-                    .all(|&c| child.position().by_color(c) == g.position().by_color(c)),
+            child.position().same_pieces(g.position()),
             "a horizon roll moved a piece"
         );
         match child.node() {
