@@ -34,12 +34,12 @@ pub fn can_use(pos: &Position, left: &DiceLeft, need: u8) -> bool {
     }
     let mut ml = MoveList::new();
     for f in 0..6 {
-        if left[f] == 0 {
+        if left.get(f) == 0 {
             continue;
         }
         pos.pseudo_moves_of(Role::from_index(f).bit(), &mut ml);
         let mut rest = *left;
-        rest[f] -= 1;
+        rest.take(f);
         for &m in ml.iter() {
             if captures_king(pos, m) {
                 continue; // ends the turn after one die
@@ -67,11 +67,11 @@ fn can_use_two(pos: &Position, left: &DiceLeft) -> bool {
         found: false,
     };
     for f in 0..6 {
-        if left[f] == 0 {
+        if left.get(f) == 0 {
             continue;
         }
         s.rest = *left;
-        s.rest[f] -= 1;
+        s.rest.take(f);
         s.last = roles_left(&s.rest);
         pos.generate_pseudo(Role::from_index(f).bit(), &mut s);
         if s.found {
@@ -135,10 +135,10 @@ impl ShutIn {
             dead: [false; 6],
             frees: [Bitboard::EMPTY; 6],
         };
-        for (f, &n) in left.iter().enumerate() {
+        for f in 0..6 {
             // Castling has conditions beyond the squares a move vacates.
             let castles = f == 5 && pos.castling_rights() != 0;
-            if n > 0 && !castles && !pos.has_pseudo_move_of(Role::from_index(f).bit()) {
+            if left.get(f) > 0 && !castles && !pos.has_pseudo_move_of(Role::from_index(f).bit()) {
                 s.dead[f] = true;
                 s.frees[f] = frees(pos, f, 1);
             }
@@ -155,7 +155,7 @@ impl ShutIn {
     fn stays_shut(&self, rest: &DiceLeft, m: Move) -> bool {
         let from = Bitboard::from_square(m.from());
         m.is_plain()
-            && (0..6).all(|g| rest[g] == 0 || self.dead[g] && (self.frees[g] & from).is_empty())
+            && (0..6).all(|g| rest.get(g) == 0 || self.dead[g] && (self.frees[g] & from).is_empty())
     }
 }
 
@@ -186,7 +186,7 @@ pub fn max_with_chain(pos: &Position, left: &DiceLeft, wit: &Witnesses) -> (u8, 
             .is_some()
     };
     // A chain of all the dice needs no bound (the usual case).
-    let all: u8 = left.iter().sum();
+    let all = left.total();
     if all >= 2 && wit.covers(left) && chained(all) {
         return (all, Some(steps));
     }
@@ -228,7 +228,7 @@ pub fn keep_legal(pos: &Position, wit: &Witnesses, left: &DiceLeft, need: u8, li
 #[inline]
 pub fn keeps_two(pos: &Position, left: &DiceLeft, mv: Move) -> bool {
     let mut rest = *left;
-    rest[face_of(pos, mv)] -= 1;
+    rest.take(face_of(pos, mv));
     captures_king(pos, mv) || has_move_after(pos, mv, roles_left(&rest))
 }
 
@@ -303,10 +303,10 @@ fn usable_bound(pos: &Position, left: &DiceLeft, moving: u8) -> (u8, Bitboard) {
         Color::White => (Bitboard::rank(6), Bitboard::rank(5)),
         Color::Black => (Bitboard::rank(1), Bitboard::rank(2)),
     };
-    let promotable = (pawns & seventh).any() || left[0] >= 2 && (pawns & sixth).any();
+    let promotable = (pawns & seventh).any() || left.get(0) >= 2 && (pawns & sixth).any();
     // Two moves before a die (capturing what blocks a pawn and moving on)
     // need two dice of one face.
-    let moves = if left.iter().any(|&n| n >= 2) { 2 } else { 1 };
+    let moves = if left.has_pair() { 2 } else { 1 };
     let mut freeing = Bitboard::EMPTY;
     for _ in 0..2 {
         if have & 32 != 0 && castling_reachable(pos, left, live) {
@@ -336,7 +336,7 @@ fn usable_bound(pos: &Position, left: &DiceLeft, moving: u8) -> (u8, Bitboard) {
             }
         }
     }
-    ((0..6).map(|f| left[f] * (live >> f & 1)).sum(), freeing)
+    ((0..6).map(|f| left.get(f) * (live >> f & 1)).sum(), freeing)
 }
 
 /// Whether the side to move could castle within the turn, given the faces
@@ -367,7 +367,7 @@ fn castling_reachable(pos: &Position, left: &DiceLeft, live: u8) -> bool {
                     Some(p) if p.color == us => {
                         let g = p.role.index();
                         need[g] += 1;
-                        live >> g & 1 != 0 && need[g] <= left[g]
+                        live >> g & 1 != 0 && need[g] <= left.get(g)
                     }
                     _ => true,
                 })
@@ -425,7 +425,7 @@ fn keeps_maximum(
     let face = face_of(pos, mv);
     let changed = changed_squares(mv, pos.turn());
     let mut rest = *left;
-    rest[face] -= 1;
+    rest.take(face);
     let chain = *chains[face].get_or_insert_with(|| wit.chain_without(pos, left, face, need));
     match chain {
         Some(squares) if (squares & changed).is_empty() => return true,
@@ -435,10 +435,9 @@ fn keeps_maximum(
     }
     // The moved piece back and forth with the dice of its face left, then
     // a chain of the other dice clear of every square the move needed.
-    if rest[face] > 0 && reversible(pos, mv) {
-        let k = rest[face].min(need);
-        let mut others = rest;
-        others[face] = 0;
+    if rest.get(face) > 0 && reversible(pos, mv) {
+        let k = rest.get(face).min(need);
+        let others = rest.without_face(face);
         if k == need || wit.chain(pos, footprint(mv), &others, need - k).is_some() {
             return true;
         }

@@ -169,7 +169,7 @@ impl<'a> Witnesses<'a> {
                     continue;
                 }
                 let mut rest2 = *rest;
-                rest2[f] -= 1;
+                rest2.take(f);
                 if let Some(squares) = self.chain_steps(pos, touched | fp, &rest2, need - 1, steps)
                 {
                     steps.push(f, 1, fp);
@@ -178,13 +178,13 @@ impl<'a> Witnesses<'a> {
                 // The same piece back and forth with the other dice of its
                 // face (a single piece can use them all), the rest by
                 // witnesses clear of it.
-                if rest2[f] > 0 && reversible(pos, w) {
-                    let k = rest2[f].min(need - 1);
+                if rest2.get(f) > 0 && reversible(pos, w) {
+                    let k = rest2.get(f).min(need - 1);
                     if k == need - 1 {
                         steps.push(f, 1 + k, fp);
                         return Some(touched | fp);
                     }
-                    rest2[f] = 0;
+                    let rest2 = rest2.without_face(f);
                     if let Some(squares) =
                         self.chain_steps(pos, touched | fp, &rest2, need - 1 - k, steps)
                     {
@@ -229,8 +229,8 @@ impl<'a> Witnesses<'a> {
         need: u8,
     ) -> Option<Bitboard> {
         let mut rest = *left;
-        rest[f] -= 1;
-        if need == rest.iter().sum::<u8>() && !self.covers(&rest) {
+        rest.take(f);
+        if need == rest.total() && !self.covers(&rest) {
             return None;
         }
         self.chain(pos, Bitboard::EMPTY, &rest, need)
@@ -306,7 +306,7 @@ pub(super) fn freed_chain(
     let straight = rook_attacks(from, occ);
     let diagonal = bishop_attacks(from, occ);
     for g in 0..6 {
-        if rest[g] == 0 {
+        if rest.get(g) == 0 {
             continue;
         }
         let role = Role::from_index(g);
@@ -324,11 +324,11 @@ pub(super) fn freed_chain(
         };
         for sq in reach & mine(role) {
             let mut rest2 = *rest;
-            rest2[g] -= 1;
+            rest2.take(g);
             let fp = between(sq, from).with(sq).with(from);
             if need == 1
                 || wit.chain(pos, changed | fp, &rest2, need - 1).is_some()
-                || need == 2 && rest2[g] > 0 && role != Role::Pawn
+                || need == 2 && rest2.get(g) > 0 && role != Role::Pawn
             {
                 return true;
             }
