@@ -112,7 +112,7 @@ pub struct DiceChess3 {
     need: u8,
     /// Whether the turn so far had a capture or pawn move.
     turn_reset: bool,
-    table: Outcomes,
+    table: ChanceTable,
     start_fen: String,
     progress: Progress,
     /// The first decision's candidates (the pseudo-legal moves of the
@@ -151,7 +151,7 @@ impl DiceChess3 {
             left: DiceLeft::NONE,
             need: 0,
             turn_reset: false,
-            table: dice::outcome_table(3, &[1; 6]),
+            table: dice::outcome_table(3, &[1; 6]).into(),
             start_fen: fen.clone(),
             progress: Progress::new(max_plies),
             first: Default::default(),
@@ -376,10 +376,13 @@ impl Game for DiceChess3 {
     }
     fn chance_outcomes(&self, out: &mut Outcomes) {
         if self.phase == Phase::Chance {
-            out.copy_from(&self.table);
+            out.copy_from(self.table.outcomes());
         } else {
             out.clear();
         }
+    }
+    fn chance_table(&self) -> Option<&ChanceTable> {
+        Some(&self.table)
     }
     fn apply_outcome(&mut self, outcome: Action) {
         let r = dice::roll_faces(3, outcome);
