@@ -145,33 +145,57 @@ impl<'a> Witnesses<'a> {
         need: u8,
         steps: &mut Chain,
     ) -> Option<Bitboard> {
-        if need == 0 {
-            return Some(touched);
+        // One entry per number of dice: each level calls the next one's
+        // directly (no test of `need` on the way down).
+        match need {
+            0 => Some(touched),
+            1 => self.last_step(touched, roles_left(rest).0 & self.faces, steps),
+            2 => self.chain_two(pos, touched, rest, steps),
+            _ => self.chain_from(pos, touched, rest, need, steps),
         }
+    }
+
+    /// [`Witnesses::chain_steps`] for two dice.
+    #[inline(never)]
+    fn chain_two(
+        &self,
+        pos: &Position,
+        touched: Bitboard,
+        rest: &DiceLeft,
+        steps: &mut Chain,
+    ) -> Option<Bitboard> {
+        self.chain_from(pos, touched, rest, 2, steps)
+    }
+
+    /// [`Witnesses::chain_steps`] for `need` dice, two or more: a witness
+    /// of a face of `rest` clear of `touched`, then a chain of the others.
+    #[inline(always)]
+    fn chain_from(
+        &self,
+        pos: &Position,
+        touched: Bitboard,
+        rest: &DiceLeft,
+        need: u8,
+        steps: &mut Chain,
+    ) -> Option<Bitboard> {
         // The faces of `rest` with witnesses, in order, as set bits.
         let mut faces = roles_left(rest).0 & self.faces;
-        if need == 1 {
-            return self.last_step(touched, faces, steps);
-        }
         while faces != 0 {
             let f = faces.trailing_zeros() as usize;
             faces &= faces - 1;
             for w in self.of_face(f) {
                 let fp = footprint(w);
-                if (fp & touched).any() {
-                    continue;
-                }
-                if need == 1 {
-                    steps.push(f, 1, fp);
-                    return Some(touched | fp);
-                }
-                if captures_king(pos, w) {
+                if (fp & touched).any() || captures_king(pos, w) {
                     continue;
                 }
                 let mut rest2 = *rest;
                 rest2.take(f);
-                if let Some(squares) = self.chain_steps(pos, touched | fp, &rest2, need - 1, steps)
-                {
+                let next = match need - 1 {
+                    1 => self.last_step(touched | fp, roles_left(&rest2).0 & self.faces, steps),
+                    2 => self.chain_two(pos, touched | fp, &rest2, steps),
+                    n => self.chain_steps(pos, touched | fp, &rest2, n, steps),
+                };
+                if let Some(squares) = next {
                     steps.push(f, 1, fp);
                     return Some(squares);
                 }
