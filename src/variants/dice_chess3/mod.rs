@@ -347,11 +347,9 @@ impl Game for DiceChess3 {
         self.pos.play(mv);
         let reset = self.pos.halfmove_clock() == 0;
         self.turn_reset |= reset;
-        let quiet = match (reset || self.turn_reset, first) {
-            (true, _) => 0,
-            (false, true) => quiet + 1,
-            (false, false) => quiet,
-        };
+        // Branch-free: 0 after a reset in the turn, else one more at the
+        // turn's first move.
+        let quiet = (quiet + first as u32) * !self.turn_reset as u32;
         self.left.take(face);
         self.need -= 1;
         if king_capture {
