@@ -157,6 +157,49 @@ impl ShutIn {
         m.is_plain()
             && (0..6).all(|g| rest.get(g) == 0 || self.dead[g] && (self.frees[g] & from).is_empty())
     }
+
+    /// Whether the two dice `rest`, of two faces, cannot both be used
+    /// after `m`, a plain move in `pos` of a third die: one face `g` is
+    /// shut in and stays so after `m` (`m` leaves no square freeing it, as
+    /// in [`ShutIn::stays_shut`]; nor can a die of `g` be `m`'s, its pieces
+    /// had no move), so `g` can only come second, after a move of the
+    /// other face that frees it; and no piece of that face stands on a
+    /// square freeing `g` (castling: no rook either), nor can promote to
+    /// `g` (a pawn on the seventh rank). The exact search would fail.
+    fn pair_stays_shut(&self, pos: &Position, rest: &DiceLeft, m: Move) -> bool {
+        let faces = rest.faces();
+        if !m.is_plain() || faces.count_ones() != 2 || rest.total() != 2 {
+            return false;
+        }
+        let us = pos.turn();
+        let (from, to) = (m.from(), m.to());
+        let (a, b) = (
+            faces.trailing_zeros() as usize,
+            (faces & (faces - 1)).trailing_zeros() as usize,
+        );
+        [(a, b), (b, a)].into_iter().any(|(g, f)| {
+            let role = Role::from_index(f);
+            let mut movers = pos.pieces(us, role);
+            if pos.role_at(from) == Some(role) {
+                movers = movers.without(from).with(to);
+            }
+            if role == Role::King && pos.castling_rights() != 0 {
+                movers |= pos.pieces(us, Role::Rook);
+            }
+            let seventh = match us {
+                Color::White => Bitboard::rank(6),
+                Color::Black => Bitboard::rank(1),
+            };
+            let promotes = role == Role::Pawn && g != 5 && (movers & seventh).any();
+            // A pawn blocked by an enemy piece is freed by taking it and
+            // moving on: `m` may take it.
+            let frees = match g {
+                0 => self.frees[g].with(to),
+                _ => self.frees[g],
+            };
+            self.dead[g] && !frees.contains(from) && !promotes && (movers & frees).is_empty()
+        })
+    }
 }
 
 /// The most dice the turn can use from here.
@@ -450,7 +493,7 @@ fn keeps_maximum(
     }
     // Dice whose pieces are all shut in, and `mv` frees none: no search.
     let shut = shut.get_or_insert_with(|| ShutIn::new(pos, left));
-    if shut.stays_shut(&rest, mv) {
+    if shut.stays_shut(&rest, mv) || need == 2 && shut.pair_stays_shut(pos, &rest, mv) {
         return false;
     }
     let mut p = pos.clone();
