@@ -15,13 +15,15 @@ use serde::{Deserialize, Serialize};
 pub struct ChanceTable {
     outcomes: Outcomes,
     /// `sums[i]`: the probabilities of outcomes `0..=i` added up in order,
-    /// as [`Outcomes::sample`] adds them; infinite past the outcomes.
-    sums: [f64; MAX_OUTCOMES],
+    /// as [`Outcomes::sample`] adds them; infinite past the outcomes (a
+    /// fixed length: the count has no loop exit to mispredict). On the heap:
+    /// the games that keep a table stay small.
+    sums: Box<[f64; MAX_OUTCOMES]>,
 }
 
 impl From<Outcomes> for ChanceTable {
     fn from(outcomes: Outcomes) -> ChanceTable {
-        let mut sums = [f64::INFINITY; MAX_OUTCOMES];
+        let mut sums = Box::new([f64::INFINITY; MAX_OUTCOMES]);
         let mut acc = 0.0;
         for (s, &(_, p)) in sums.iter_mut().zip(outcomes.as_slice()) {
             acc += p;
