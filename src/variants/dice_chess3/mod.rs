@@ -43,6 +43,7 @@ mod fen;
 mod first_moves;
 mod invariants;
 mod sample;
+mod shut;
 #[cfg(test)]
 mod tests;
 mod turn;

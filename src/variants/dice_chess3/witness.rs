@@ -145,37 +145,25 @@ impl<'a> Witnesses<'a> {
         need: u8,
         steps: &mut Chain,
     ) -> Option<Bitboard> {
-        // One entry per number of dice: each level calls the next one's
-        // directly (no test of `need` on the way down).
+        // One entry per number of dice (three at most): each level calls
+        // the next one's directly (no test of `need` on the way down).
+        debug_assert!(need <= 3, "a turn has three dice");
         match need {
             0 => Some(touched),
             1 => self.last_step(touched, roles_left(rest).0 & self.faces, steps),
-            2 => self.chain_two(pos, touched, rest, steps),
-            _ => self.chain_from(pos, touched, rest, need, steps),
+            2 => self.chain_of::<2>(pos, touched, rest, steps),
+            _ => self.chain_of::<3>(pos, touched, rest, steps),
         }
     }
 
-    /// [`Witnesses::chain_steps`] for two dice.
-    #[inline(never)]
-    fn chain_two(
-        &self,
-        pos: &Position,
-        touched: Bitboard,
-        rest: &DiceLeft,
-        steps: &mut Chain,
-    ) -> Option<Bitboard> {
-        self.chain_from(pos, touched, rest, 2, steps)
-    }
-
-    /// [`Witnesses::chain_steps`] for `need` dice, two or more: a witness
+    /// [`Witnesses::chain_steps`] for `NEED` dice, two or three: a witness
     /// of a face of `rest` clear of `touched`, then a chain of the others.
-    #[inline(always)]
-    fn chain_from(
+    #[inline(never)]
+    fn chain_of<const NEED: u8>(
         &self,
         pos: &Position,
         touched: Bitboard,
         rest: &DiceLeft,
-        need: u8,
         steps: &mut Chain,
     ) -> Option<Bitboard> {
         // The faces of `rest` with witnesses, in order, as set bits.
@@ -190,10 +178,9 @@ impl<'a> Witnesses<'a> {
                 }
                 let mut rest2 = *rest;
                 rest2.take(f);
-                let next = match need - 1 {
-                    1 => self.last_step(touched | fp, roles_left(&rest2).0 & self.faces, steps),
-                    2 => self.chain_two(pos, touched | fp, &rest2, steps),
-                    n => self.chain_steps(pos, touched | fp, &rest2, n, steps),
+                let next = match NEED {
+                    2 => self.last_step(touched | fp, roles_left(&rest2).0 & self.faces, steps),
+                    _ => self.chain_of::<2>(pos, touched | fp, &rest2, steps),
                 };
                 if let Some(squares) = next {
                     steps.push(f, 1, fp);
@@ -203,14 +190,14 @@ impl<'a> Witnesses<'a> {
                 // face (a single piece can use them all), the rest by
                 // witnesses clear of it.
                 if rest2.get(f) > 0 && reversible(pos, w) {
-                    let k = rest2.get(f).min(need - 1);
-                    if k == need - 1 {
+                    let k = rest2.get(f).min(NEED - 1);
+                    if k == NEED - 1 {
                         steps.push(f, 1 + k, fp);
                         return Some(touched | fp);
                     }
                     let rest2 = rest2.without_face(f);
                     if let Some(squares) =
-                        self.chain_steps(pos, touched | fp, &rest2, need - 1 - k, steps)
+                        self.chain_steps(pos, touched | fp, &rest2, NEED - 1 - k, steps)
                     {
                         steps.push(f, 1 + k, fp);
                         return Some(squares);
