@@ -6,7 +6,7 @@
 //! do not depend on threads or chunking.
 
 use crate::board::{Move, MoveList};
-use crate::variants::{Action, Game, Node, Outcomes, Player};
+use crate::variants::{Action, ChanceTable, Game, Node, Outcomes, Player};
 use rand::RngExt;
 
 use crate::rng::splitmix;
@@ -41,6 +41,11 @@ pub trait Dice {
     /// The outcome of the chance node whose outcomes are `outcomes`; `rng`
     /// is the game's generator (shared with the agents).
     fn roll(&mut self, outcomes: &Outcomes, rng: &mut GameRng) -> Action;
+    /// [`Dice::roll`] from a game's fixed table (the same outcome).
+    #[inline(always)]
+    fn roll_table(&mut self, table: &ChanceTable, rng: &mut GameRng) -> Action {
+        self.roll(table.outcomes(), rng)
+    }
 }
 
 /// Dice sampled from the game's own generator (the default).
@@ -50,6 +55,10 @@ impl Dice for SampledDice {
     #[inline(always)]
     fn roll(&mut self, outcomes: &Outcomes, rng: &mut GameRng) -> Action {
         outcomes.sample(rng.random::<f64>())
+    }
+    #[inline(always)]
+    fn roll_table(&mut self, table: &ChanceTable, rng: &mut GameRng) -> Action {
+        table.sample(rng.random::<f64>())
     }
 }
 
@@ -84,6 +93,10 @@ impl Dice for CommonDice {
     fn roll(&mut self, outcomes: &Outcomes, _rng: &mut GameRng) -> Action {
         outcomes.sample(self.next_uniform())
     }
+    #[inline(always)]
+    fn roll_table(&mut self, table: &ChanceTable, _rng: &mut GameRng) -> Action {
+        table.sample(self.next_uniform())
+    }
 }
 
 /// Plays `g` to the end: dice sampled from `rng`, player `p`'s decisions
@@ -116,9 +129,19 @@ pub fn play_out_with_dice<G: Game, D: Dice>(
         match g.node() {
             Node::Terminal => return stats,
             Node::Chance => {
-                g.chance_outcomes(&mut outcomes);
-                let o = dice.roll(&outcomes, rng);
-                on_roll(g, &outcomes, o, &stats);
+                let o = match g.chance_table() {
+                    Some(table) => {
+                        let o = dice.roll_table(table, rng);
+                        on_roll(g, table.outcomes(), o, &stats);
+                        o
+                    }
+                    None => {
+                        g.chance_outcomes(&mut outcomes);
+                        let o = dice.roll(&outcomes, rng);
+                        on_roll(g, &outcomes, o, &stats);
+                        o
+                    }
+                };
                 g.apply_outcome(o);
                 stats.chance_events += 1;
             }

@@ -24,6 +24,7 @@ macro_rules! game_accessors {
 }
 
 pub mod api;
+mod chance_table;
 pub mod chess;
 mod common;
 pub mod cubic;
@@ -42,6 +43,7 @@ pub mod random_move_number;
 pub mod snapshot;
 pub mod vegas;
 
+pub use chance_table::ChanceTable;
 pub use common::*;
 pub use endings::{by_color_index, no_move_ending, orthodox_ending, ColorResult, Endings};
 
@@ -92,6 +94,14 @@ pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
     /// (summing to 1). Outcome ids are the actions at chance nodes.
     fn chance_outcomes(&self, out: &mut Outcomes) {
         out.clear();
+    }
+    /// At a chance node, the outcomes as a table the game keeps, where
+    /// they are the same at every chance node: the playout loop reads it in
+    /// place of a copy from [`Game::chance_outcomes`] (the same outcomes,
+    /// sampled with the same result). `None` (the default): no such table.
+    #[inline(always)]
+    fn chance_table(&self) -> Option<&ChanceTable> {
+        None
     }
     /// Applies a chance outcome from `chance_outcomes` (unchecked).
     fn apply_outcome(&mut self, _outcome: Action) {}

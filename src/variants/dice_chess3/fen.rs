@@ -39,7 +39,7 @@ impl DiceChess3 {
                         )));
                     }
                     counts[f as usize] -= 1;
-                    self.left[f as usize] += 1;
+                    self.left.add(f as usize);
                 }
                 if l.len() < 3 && self.pos.ep_square().is_some() {
                     return Err(err(

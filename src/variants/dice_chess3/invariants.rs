@@ -2,7 +2,7 @@
 //! the phase's state, the cached maximum of usable dice against the exact
 //! search, and the legal moves against the exact search move by move.
 
-use super::turn;
+use super::turn::{self, DiceLeft};
 use super::{after, DiceChess3, Phase};
 use crate::board::{Color, MoveList};
 use crate::variants::Game;
@@ -20,7 +20,7 @@ impl DiceChess3 {
                 }
             }
             Phase::Chance => {
-                if self.roll.is_some() || self.left != [0; 6] {
+                if self.roll.is_some() || self.left != DiceLeft::NONE {
                     return Err("dice shown at a chance node".into());
                 }
             }
@@ -28,7 +28,7 @@ impl DiceChess3 {
                 if p.king(Color::White).is_none() || p.king(Color::Black).is_none() {
                     return Err("a king is missing in a running game".into());
                 }
-                let n: u8 = self.left.iter().sum();
+                let n = self.left.total();
                 if self.need == 0 || self.need > n {
                     return Err(format!("dice to use {} of {n} left", self.need));
                 }
@@ -49,7 +49,7 @@ impl DiceChess3 {
                 p.pseudo_moves_of(turn::roles_left(&self.left), &mut all);
                 for &m in all.iter() {
                     let mut rest = self.left;
-                    rest[turn::face_of(p, m)] -= 1;
+                    rest.take(turn::face_of(p, m));
                     let mut after = p.clone();
                     after::play_within_turn(&mut after, m);
                     let exact =

@@ -43,6 +43,7 @@ mod fen;
 mod first_moves;
 mod invariants;
 mod sample;
+mod shut;
 #[cfg(test)]
 mod tests;
 mod turn;
@@ -112,7 +113,7 @@ pub struct DiceChess3 {
     need: u8,
     /// Whether the turn so far had a capture or pawn move.
     turn_reset: bool,
-    table: Outcomes,
+    table: ChanceTable,
     start_fen: String,
     progress: Progress,
     /// The first decision's candidates (the pseudo-legal moves of the
@@ -148,10 +149,10 @@ impl DiceChess3 {
             pos,
             phase: Phase::Chance,
             roll: None,
-            left: [0; 6],
+            left: DiceLeft::NONE,
             need: 0,
             turn_reset: false,
-            table: dice::outcome_table(3, &[1; 6]),
+            table: dice::outcome_table(3, &[1; 6]).into(),
             start_fen: fen.clone(),
             progress: Progress::new(max_plies),
             first: Default::default(),
@@ -187,7 +188,7 @@ impl DiceChess3 {
 
     fn left_name(&self) -> String {
         let mut s = String::new();
-        for (f, &n) in self.left.iter().enumerate() {
+        for (f, n) in self.left.counts().into_iter().enumerate() {
             for _ in 0..n {
                 s.push(dice::FACE_LETTERS[f]);
             }
@@ -198,7 +199,7 @@ impl DiceChess3 {
     /// Moves made so far in the current turn.
     fn moves_made(&self) -> u8 {
         match self.phase {
-            Phase::Moving => 3 - self.left.iter().sum::<u8>(),
+            Phase::Moving => 3 - self.left.total(),
             _ => 0,
         }
     }
@@ -226,7 +227,7 @@ impl DiceChess3 {
         self.progress.result = Some((t, winner.map(|c| c as Player)));
         self.phase = Phase::Over;
         self.roll = None;
-        self.left = [0; 6];
+        self.left = DiceLeft::NONE;
         self.need = 0;
     }
 
@@ -235,7 +236,7 @@ impl DiceChess3 {
     fn end_turn(&mut self) {
         let moved = self.moves_made() > 0;
         self.roll = None;
-        self.left = [0; 6];
+        self.left = DiceLeft::NONE;
         self.need = 0;
         self.phase = Phase::Chance;
         if moved {
@@ -260,7 +261,7 @@ impl DiceChess3 {
         self.pos.set_clocks(quiet, self.pos.fullmove_number());
         self.phase = Phase::Chance;
         self.roll = None;
-        self.left = [0; 6];
+        self.left = DiceLeft::NONE;
         if self.pos.fifty_moves() {
             self.finish(Termination::FiftyMoves, None);
         }
@@ -269,9 +270,10 @@ impl DiceChess3 {
     fn describe_dice(&self) -> String {
         let left: Vec<&str> = self
             .left
-            .iter()
+            .counts()
+            .into_iter()
             .enumerate()
-            .flat_map(|(f, &n)| (0..n).map(move |_| FACE_NAMES[f]))
+            .flat_map(|(f, n)| (0..n).map(move |_| FACE_NAMES[f]))
             .collect();
         format!(
             "roll {}, dice left {} ({}; {} more must be used this turn)",
@@ -291,8 +293,9 @@ impl Game for DiceChess3 {
         // count.
         let left = self
             .left
-            .iter()
-            .fold(0u64, |k, &n| k << 3 | (n.min(7) as u64));
+            .counts()
+            .into_iter()
+            .fold(0u64, |k, n| k << 3 | (n.min(7) as u64));
         let turn = self.phase as u64
             | (self.need as u64) << 4
             | (self.turn_reset as u64) << 8
@@ -345,12 +348,10 @@ impl Game for DiceChess3 {
         self.pos.play(mv);
         let reset = self.pos.halfmove_clock() == 0;
         self.turn_reset |= reset;
-        let quiet = match (reset || self.turn_reset, first) {
-            (true, _) => 0,
-            (false, true) => quiet + 1,
-            (false, false) => quiet,
-        };
-        self.left[face] -= 1;
+        // Branch-free: 0 after a reset in the turn, else one more at the
+        // turn's first move.
+        let quiet = (quiet + first as u32) * !self.turn_reset as u32;
+        self.left.take(face);
         self.need -= 1;
         if king_capture {
             self.pos.set_clocks(quiet, fullmove);
@@ -374,16 +375,19 @@ impl Game for DiceChess3 {
     }
     fn chance_outcomes(&self, out: &mut Outcomes) {
         if self.phase == Phase::Chance {
-            out.copy_from(&self.table);
+            out.copy_from(self.table.outcomes());
         } else {
             out.clear();
         }
     }
+    fn chance_table(&self) -> Option<&ChanceTable> {
+        Some(&self.table)
+    }
     fn apply_outcome(&mut self, outcome: Action) {
         let r = dice::roll_faces(3, outcome);
-        self.left = [0; 6];
+        self.left = DiceLeft::NONE;
         for &f in &r {
-            self.left[f as usize] += 1;
+            self.left.add(f as usize);
         }
         self.roll = Some(r);
         self.turn_reset = false;
@@ -440,7 +444,7 @@ impl Game for DiceChess3 {
                 counts[f as usize] += 1;
             }
             dice::write_count_planes(&self.pos, out, 0, &counts, 3.0);
-            dice::write_count_planes(&self.pos, out, 6, &self.left, 3.0);
+            dice::write_count_planes(&self.pos, out, 6, &self.left.counts(), 3.0);
         }
     }
     fn describe_state(&self) -> Vec<String> {
@@ -460,7 +464,7 @@ impl Game for DiceChess3 {
         }
         let face = turn::face_of(&self.pos, mv);
         let text = san::san_body(&self.pos, mv);
-        Some(if self.left[face] == 0 {
+        Some(if self.left.get(face) == 0 {
             format!(
                 "{text} is a {} move, but {}",
                 FACE_NAMES[face],

@@ -14,6 +14,7 @@
 //! through the exact search ([`can_use`]).
 
 use super::after::{has_move_after, play_within_turn};
+use super::shut::{frees, ShutIn};
 use super::witness::{changed_squares, footprint, freed_chain, reversible, Chain, Witnesses};
 use crate::board::position::{BLACK_KINGSIDE, BLACK_QUEENSIDE, WHITE_KINGSIDE, WHITE_QUEENSIDE};
 use crate::board::{
@@ -34,12 +35,12 @@ pub fn can_use(pos: &Position, left: &DiceLeft, need: u8) -> bool {
     }
     let mut ml = MoveList::new();
     for f in 0..6 {
-        if left[f] == 0 {
+        if left.get(f) == 0 {
             continue;
         }
         pos.pseudo_moves_of(Role::from_index(f).bit(), &mut ml);
         let mut rest = *left;
-        rest[f] -= 1;
+        rest.take(f);
         for &m in ml.iter() {
             if captures_king(pos, m) {
                 continue; // ends the turn after one die
@@ -67,11 +68,11 @@ fn can_use_two(pos: &Position, left: &DiceLeft) -> bool {
         found: false,
     };
     for f in 0..6 {
-        if left[f] == 0 {
+        if left.get(f) == 0 {
             continue;
         }
         s.rest = *left;
-        s.rest[f] -= 1;
+        s.rest.take(f);
         s.last = roles_left(&s.rest);
         pos.generate_pseudo(Role::from_index(f).bit(), &mut s);
         if s.found {
@@ -122,43 +123,6 @@ impl MoveSink for SecondDie<'_> {
     }
 }
 
-/// The faces of a set of dice that have no move (their pieces are shut in)
-/// and, for each, the own squares whose leaving could give one a move.
-struct ShutIn {
-    dead: [bool; 6],
-    frees: [Bitboard; 6],
-}
-
-impl ShutIn {
-    fn new(pos: &Position, left: &DiceLeft) -> ShutIn {
-        let mut s = ShutIn {
-            dead: [false; 6],
-            frees: [Bitboard::EMPTY; 6],
-        };
-        for (f, &n) in left.iter().enumerate() {
-            // Castling has conditions beyond the squares a move vacates.
-            let castles = f == 5 && pos.castling_rights() != 0;
-            if n > 0 && !castles && !pos.has_pseudo_move_of(Role::from_index(f).bit()) {
-                s.dead[f] = true;
-                s.frees[f] = frees(pos, f, 1);
-            }
-        }
-        s
-    }
-
-    /// Whether no die of `rest` can be used after `m`, a move in `pos` of a
-    /// face not in `rest` or not shut in: every face of `rest` is shut in
-    /// and `m` is a plain move or double push (the square it crosses stays
-    /// empty; en passant lapses within the turn) that leaves none of the
-    /// squares freeing one (its landing only blocks more; a piece it takes
-    /// was no target of a shut-in piece, else that piece had a capture).
-    fn stays_shut(&self, rest: &DiceLeft, m: Move) -> bool {
-        let from = Bitboard::from_square(m.from());
-        m.is_plain()
-            && (0..6).all(|g| rest[g] == 0 || self.dead[g] && (self.frees[g] & from).is_empty())
-    }
-}
-
 /// The most dice the turn can use from here.
 pub fn max_usable(pos: &Position, left: &DiceLeft) -> u8 {
     let mut list = MoveList::new();
@@ -186,7 +150,7 @@ pub fn max_with_chain(pos: &Position, left: &DiceLeft, wit: &Witnesses) -> (u8, 
             .is_some()
     };
     // A chain of all the dice needs no bound (the usual case).
-    let all: u8 = left.iter().sum();
+    let all = left.total();
     if all >= 2 && wit.covers(left) && chained(all) {
         return (all, Some(steps));
     }
@@ -228,7 +192,7 @@ pub fn keep_legal(pos: &Position, wit: &Witnesses, left: &DiceLeft, need: u8, li
 #[inline]
 pub fn keeps_two(pos: &Position, left: &DiceLeft, mv: Move) -> bool {
     let mut rest = *left;
-    rest[face_of(pos, mv)] -= 1;
+    rest.take(face_of(pos, mv));
     captures_king(pos, mv) || has_move_after(pos, mv, roles_left(&rest))
 }
 
@@ -303,10 +267,10 @@ fn usable_bound(pos: &Position, left: &DiceLeft, moving: u8) -> (u8, Bitboard) {
         Color::White => (Bitboard::rank(6), Bitboard::rank(5)),
         Color::Black => (Bitboard::rank(1), Bitboard::rank(2)),
     };
-    let promotable = (pawns & seventh).any() || left[0] >= 2 && (pawns & sixth).any();
+    let promotable = (pawns & seventh).any() || left.get(0) >= 2 && (pawns & sixth).any();
     // Two moves before a die (capturing what blocks a pawn and moving on)
     // need two dice of one face.
-    let moves = if left.iter().any(|&n| n >= 2) { 2 } else { 1 };
+    let moves = if left.has_pair() { 2 } else { 1 };
     let mut freeing = Bitboard::EMPTY;
     for _ in 0..2 {
         if have & 32 != 0 && castling_reachable(pos, left, live) {
@@ -336,7 +300,7 @@ fn usable_bound(pos: &Position, left: &DiceLeft, moving: u8) -> (u8, Bitboard) {
             }
         }
     }
-    ((0..6).map(|f| left[f] * (live >> f & 1)).sum(), freeing)
+    ((0..6).map(|f| left.get(f) * (live >> f & 1)).sum(), freeing)
 }
 
 /// Whether the side to move could castle within the turn, given the faces
@@ -367,46 +331,11 @@ fn castling_reachable(pos: &Position, left: &DiceLeft, live: u8) -> bool {
                     Some(p) if p.color == us => {
                         let g = p.role.index();
                         need[g] += 1;
-                        live >> g & 1 != 0 && need[g] <= left[g]
+                        live >> g & 1 != 0 && need[g] <= left.get(g)
                     }
                     _ => true,
                 })
     })
-}
-
-/// The own pieces whose leaving could free the pieces of face `f` of the
-/// side to move when they are shut in (no move), within `moves` more moves
-/// (1 or 2) before that face's die.
-fn frees(pos: &Position, f: usize, moves: u8) -> Bitboard {
-    let us = pos.turn();
-    let ours = pos.by_color(us);
-    let occ = pos.occupied();
-    let role = Role::from_index(f);
-    let mut b = Bitboard::EMPTY;
-    for sq in pos.pieces(us, role) {
-        b |= match role {
-            Role::Pawn => {
-                let push = match us {
-                    Color::White => Bitboard::from_square(sq).up(),
-                    Color::Black => Bitboard::from_square(sq).down(),
-                };
-                // A push square held by an enemy piece is freed by
-                // capturing it and moving the capturer on (two moves: any
-                // mover; one move leaves it blocked).
-                if (push & pos.by_color(us.other())).any() {
-                    if moves > 1 {
-                        Bitboard::FULL
-                    } else {
-                        Bitboard::EMPTY
-                    }
-                } else {
-                    push & ours
-                }
-            }
-            _ => pos.role_attacks(us, role, sq, occ) & ours,
-        };
-    }
-    b
 }
 
 /// Whether, after `mv` (a move of the dice `left`), the rest of the dice can
@@ -425,7 +354,7 @@ fn keeps_maximum(
     let face = face_of(pos, mv);
     let changed = changed_squares(mv, pos.turn());
     let mut rest = *left;
-    rest[face] -= 1;
+    rest.take(face);
     let chain = *chains[face].get_or_insert_with(|| wit.chain_without(pos, left, face, need));
     match chain {
         Some(squares) if (squares & changed).is_empty() => return true,
@@ -435,10 +364,9 @@ fn keeps_maximum(
     }
     // The moved piece back and forth with the dice of its face left, then
     // a chain of the other dice clear of every square the move needed.
-    if rest[face] > 0 && reversible(pos, mv) {
-        let k = rest[face].min(need);
-        let mut others = rest;
-        others[face] = 0;
+    if rest.get(face) > 0 && reversible(pos, mv) {
+        let k = rest.get(face).min(need);
+        let others = rest.without_face(face);
         if k == need || wit.chain(pos, footprint(mv), &others, need - k).is_some() {
             return true;
         }
@@ -451,7 +379,7 @@ fn keeps_maximum(
     }
     // Dice whose pieces are all shut in, and `mv` frees none: no search.
     let shut = shut.get_or_insert_with(|| ShutIn::new(pos, left));
-    if shut.stays_shut(&rest, mv) {
+    if shut.stays_shut(&rest, mv) || need == 2 && shut.pair_stays_shut(pos, &rest, mv) {
         return false;
     }
     let mut p = pos.clone();

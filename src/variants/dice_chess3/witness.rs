@@ -145,48 +145,59 @@ impl<'a> Witnesses<'a> {
         need: u8,
         steps: &mut Chain,
     ) -> Option<Bitboard> {
-        if need == 0 {
-            return Some(touched);
+        // One entry per number of dice (three at most): each level calls
+        // the next one's directly (no test of `need` on the way down).
+        debug_assert!(need <= 3, "a turn has three dice");
+        match need {
+            0 => Some(touched),
+            1 => self.last_step(touched, roles_left(rest).0 & self.faces, steps),
+            2 => self.chain_of::<2>(pos, touched, rest, steps),
+            _ => self.chain_of::<3>(pos, touched, rest, steps),
         }
+    }
+
+    /// [`Witnesses::chain_steps`] for `NEED` dice, two or three: a witness
+    /// of a face of `rest` clear of `touched`, then a chain of the others.
+    #[inline(never)]
+    fn chain_of<const NEED: u8>(
+        &self,
+        pos: &Position,
+        touched: Bitboard,
+        rest: &DiceLeft,
+        steps: &mut Chain,
+    ) -> Option<Bitboard> {
         // The faces of `rest` with witnesses, in order, as set bits.
         let mut faces = roles_left(rest).0 & self.faces;
-        if need == 1 {
-            return self.last_step(touched, faces, steps);
-        }
         while faces != 0 {
             let f = faces.trailing_zeros() as usize;
             faces &= faces - 1;
             for w in self.of_face(f) {
                 let fp = footprint(w);
-                if (fp & touched).any() {
-                    continue;
-                }
-                if need == 1 {
-                    steps.push(f, 1, fp);
-                    return Some(touched | fp);
-                }
-                if captures_king(pos, w) {
+                if (fp & touched).any() || captures_king(pos, w) {
                     continue;
                 }
                 let mut rest2 = *rest;
-                rest2[f] -= 1;
-                if let Some(squares) = self.chain_steps(pos, touched | fp, &rest2, need - 1, steps)
-                {
+                rest2.take(f);
+                let next = match NEED {
+                    2 => self.last_step(touched | fp, roles_left(&rest2).0 & self.faces, steps),
+                    _ => self.chain_of::<2>(pos, touched | fp, &rest2, steps),
+                };
+                if let Some(squares) = next {
                     steps.push(f, 1, fp);
                     return Some(squares);
                 }
                 // The same piece back and forth with the other dice of its
                 // face (a single piece can use them all), the rest by
                 // witnesses clear of it.
-                if rest2[f] > 0 && reversible(pos, w) {
-                    let k = rest2[f].min(need - 1);
-                    if k == need - 1 {
+                if rest2.get(f) > 0 && reversible(pos, w) {
+                    let k = rest2.get(f).min(NEED - 1);
+                    if k == NEED - 1 {
                         steps.push(f, 1 + k, fp);
                         return Some(touched | fp);
                     }
-                    rest2[f] = 0;
+                    let rest2 = rest2.without_face(f);
                     if let Some(squares) =
-                        self.chain_steps(pos, touched | fp, &rest2, need - 1 - k, steps)
+                        self.chain_steps(pos, touched | fp, &rest2, NEED - 1 - k, steps)
                     {
                         steps.push(f, 1 + k, fp);
                         return Some(squares);
@@ -229,8 +240,8 @@ impl<'a> Witnesses<'a> {
         need: u8,
     ) -> Option<Bitboard> {
         let mut rest = *left;
-        rest[f] -= 1;
-        if need == rest.iter().sum::<u8>() && !self.covers(&rest) {
+        rest.take(f);
+        if need == rest.total() && !self.covers(&rest) {
             return None;
         }
         self.chain(pos, Bitboard::EMPTY, &rest, need)
@@ -306,7 +317,7 @@ pub(super) fn freed_chain(
     let straight = rook_attacks(from, occ);
     let diagonal = bishop_attacks(from, occ);
     for g in 0..6 {
-        if rest[g] == 0 {
+        if rest.get(g) == 0 {
             continue;
         }
         let role = Role::from_index(g);
@@ -324,11 +335,11 @@ pub(super) fn freed_chain(
         };
         for sq in reach & mine(role) {
             let mut rest2 = *rest;
-            rest2[g] -= 1;
+            rest2.take(g);
             let fp = between(sq, from).with(sq).with(from);
             if need == 1
                 || wit.chain(pos, changed | fp, &rest2, need - 1).is_some()
-                || need == 2 && rest2[g] > 0 && role != Role::Pawn
+                || need == 2 && rest2.get(g) > 0 && role != Role::Pawn
             {
                 return true;
             }
