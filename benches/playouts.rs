@@ -17,16 +17,32 @@ use dicechess::with_game;
 use rand::RngExt;
 use std::time::Instant;
 
+#[path = "common/cpu_time.rs"]
+mod cpu_time;
+use cpu_time::thread_cpu_seconds;
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
     v[v.len() / 2]
 }
 
-fn bench_variant(name: &str, games: u64) {
+/// One row of the per-variant playout table (medians of 5 runs).
+struct PlayoutRow {
+    name: &'static str,
+    games_per_s: f64,
+    plies_per_s: f64,
+    /// Plies per second of this thread's CPU time (robust to other
+    /// processes on a shared machine, unlike the wall-clock rates).
+    cpu_plies_per_s: f64,
+    plies_per_game: f64,
+    chance_per_game: f64,
+}
+
+fn bench_variant(name: &'static str, games: u64) -> PlayoutRow {
     let proto = AnyGame::new(name, &Options::new()).expect("variant exists");
-    let mut samples = Vec::new();
+    let (mut wall, mut cpu, mut per_game) = (Vec::new(), Vec::new(), (0.0, 0.0, 0.0));
     for rep in 0..5 {
-        let start = Instant::now();
+        let (start, cpu0) = (Instant::now(), thread_cpu_seconds());
         let (mut plies, mut chance) = (0u64, 0u64);
         for i in 0..games {
             let mut g = proto.clone();
@@ -35,17 +51,22 @@ fn bench_variant(name: &str, games: u64) {
             plies += s.plies as u64;
             chance += s.chance_events as u64;
         }
-        let t = start.elapsed().as_secs_f64();
-        samples.push((
-            games as f64 / t,
-            plies as f64 / t,
-            plies as f64 / games as f64,
-            chance as f64 / games as f64,
-        ));
+        let (t, c) = (start.elapsed().as_secs_f64(), thread_cpu_seconds() - cpu0);
+        wall.push(plies as f64 / t);
+        cpu.push(plies as f64 / c);
+        per_game.0 += games as f64 / t / 5.0;
+        per_game.1 += plies as f64 / games as f64 / 5.0;
+        per_game.2 += chance as f64 / games as f64 / 5.0;
     }
-    samples.sort_by(|a, b| a.1.partial_cmp(&b.1).unwrap());
-    let (gps, pps, ppg, cpg) = samples[samples.len() / 2];
-    println!("| {name:<20} | {gps:>10.0} | {pps:>12.0} | {ppg:>8.1} | {cpg:>8.1} |");
+    let plies_per_s = median(wall);
+    PlayoutRow {
+        name,
+        games_per_s: plies_per_s / per_game.1,
+        plies_per_s,
+        cpu_plies_per_s: median(cpu),
+        plies_per_game: per_game.1,
+        chance_per_game: per_game.2,
+    }
 }
 
 /// Plays chess games `start .. start + count` of run `seed` one after the
@@ -231,15 +252,41 @@ fn main() {
         .and_then(|o| o.1.and_then(|g| g.parse().ok()))
         .unwrap_or(games);
     println!("Random playouts, single thread, median of 5 runs of {games} games");
-    println!("| variant              |    games/s |      plies/s | plies/game | chance/game |");
-    println!("|----------------------|------------|--------------|----------|----------|");
-    for v in dicechess::variants::VARIANTS {
-        if only
-            .as_ref()
-            .is_none_or(|o| o.0.split(',').any(|x| x == *v))
-        {
-            bench_variant(v, games);
-        }
+    println!(
+        "(plies/s by wall time; CPU plies/s by this thread's CPU time, the rate to compare on a \
+         shared machine; x Vegas: CPU plies/s over Vegas's)"
+    );
+    println!(
+        "| variant              |    games/s |      plies/s |  CPU plies/s | plies/game | \
+         chance/game | x Vegas |"
+    );
+    println!("|----------------------|------------|--------------|--------------|----------|----------|---------|");
+    let rows: Vec<PlayoutRow> = dicechess::variants::VARIANTS
+        .iter()
+        .filter(|v| {
+            only.as_ref()
+                .is_none_or(|o| o.0.split(',').any(|x| x == **v))
+        })
+        .map(|v| bench_variant(v, games))
+        .collect();
+    let vegas = rows
+        .iter()
+        .find(|r| r.name == "vegas")
+        .map(|r| r.cpu_plies_per_s);
+    for r in &rows {
+        let ratio = vegas.map_or(String::from("-"), |v| {
+            format!("{:.2}", r.cpu_plies_per_s / v)
+        });
+        println!(
+            "| {:<20} | {:>10.0} | {:>12.0} | {:>12.0} | {:>8.1} | {:>8.1} | {:>7} |",
+            r.name,
+            r.games_per_s,
+            r.plies_per_s,
+            r.cpu_plies_per_s,
+            r.plies_per_game,
+            r.chance_per_game,
+            ratio
+        );
     }
     if only.is_some() {
         return;

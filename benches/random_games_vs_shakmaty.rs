@@ -50,27 +50,9 @@ fn shakmaty_game(seed: u64, i: u64) -> u64 {
     }
 }
 
-/// CPU time of this thread in seconds: unlike wall time it does not count
-/// the time other processes had the core (the machine may be shared).
-#[cfg(unix)]
-fn thread_cpu_seconds() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec for the call's duration.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
-}
-
-/// No thread CPU clock in `libc` off Unix (Windows): wall time since the
-/// first call stands in, so the bench still builds and runs there.
-#[cfg(not(unix))]
-fn thread_cpu_seconds() -> f64 {
-    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-    START.get_or_init(Instant::now).elapsed().as_secs_f64()
-}
+#[path = "common/cpu_time.rs"]
+mod cpu_time;
+use cpu_time::thread_cpu_seconds;
 
 /// Plies/s of `run` by wall time and by thread CPU time.
 fn rates(run: impl FnOnce() -> u64) -> (f64, f64) {

@@ -50,16 +50,9 @@ fn position(variant: &str, seed: u64, plies: u32) -> AnyGame {
     g
 }
 
-/// CPU seconds of this thread (robust to other processes on the machine).
-fn thread_cpu_seconds() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
-}
+#[path = "common/cpu_time.rs"]
+mod cpu_time;
+use cpu_time::thread_cpu_seconds;
 
 /// The engine's options from `--params k=v,k=v` (default: none), e.g.
 /// `hcap=0` to time an ablation side by side with the default.
