@@ -7,21 +7,12 @@
 //! third argument plays that many runs (seeds) of the games, as the
 //! benchmark's 5: its plies divide a callgrind count of `--only V GAMES`.
 
+use dicechess::agents::digest::Fnv1a;
 use dicechess::board::MoveList;
 use dicechess::play::{game_rng, play_out, random_move};
 use dicechess::variants::{AnyGame, Game, Options};
 use dicechess::with_game;
 use std::cell::RefCell;
-
-struct Fnv(u64);
-
-impl Fnv {
-    fn eat(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
-        }
-    }
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -31,7 +22,7 @@ fn main() {
     let reps: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
     for name in names.split(',') {
         let proto = AnyGame::new(name, &Options::new()).expect("variant exists");
-        let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+        let mut h = Fnv1a::default();
         let mut plies = 0u64;
         for (rep, i) in (0..reps).flat_map(|r| (0..games).map(move |i| (r, i))) {
             let mut g = proto.clone();

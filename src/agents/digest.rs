@@ -7,6 +7,25 @@ use crate::variants::{AnyGame, Options};
 use crate::with_game;
 use std::cell::RefCell;
 
+/// FNV-1a, the hash of the digests (of agents' games here, of random
+/// playouts in `examples/playout_digest.rs`).
+pub struct Fnv1a(pub u64);
+
+impl Default for Fnv1a {
+    fn default() -> Fnv1a {
+        Fnv1a(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv1a {
+    /// Hashes `bytes` into the state.
+    pub fn eat(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+}
+
 /// What [`agent_digest`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Digest {
@@ -24,11 +43,8 @@ pub struct Digest {
 pub fn agent_digest(variant: &str, spec: &str, games: u64) -> Result<Digest, String> {
     let proto = AnyGame::new(variant, &Options::new()).map_err(|e| e.to_string())?;
     let spec = AgentSpec::parse(spec).map_err(|e| e.to_string())?;
-    let mut d = Digest {
-        hash: 0xcbf2_9ce4_8422_2325,
-        plies: 0,
-        traces: Vec::new(),
-    };
+    let mut h = Fnv1a::default();
+    let (mut plies, mut traces) = (0, Vec::new());
     for i in 0..games {
         let mut g = proto.clone();
         let mut rng = game_rng(7, i);
@@ -46,12 +62,14 @@ pub fn agent_digest(variant: &str, spec: &str, games: u64) -> Result<Digest, Str
                 |_, _, o, _| trace.borrow_mut().push(format!("#{o}")),
             )
         });
-        d.plies += stats.plies as u64;
+        plies += stats.plies as u64;
         let trace = trace.into_inner().join(" ");
-        for b in trace.bytes() {
-            d.hash = (d.hash ^ b as u64).wrapping_mul(0x100_0000_01b3);
-        }
-        d.traces.push(trace);
+        h.eat(trace.as_bytes());
+        traces.push(trace);
     }
-    Ok(d)
+    Ok(Digest {
+        hash: h.0,
+        plies,
+        traces,
+    })
 }

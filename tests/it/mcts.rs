@@ -237,6 +237,11 @@ fn the_first_wave_mcts_is_reproduced() {
     ] {
         assert_eq!(agent_digest(v, spec, 4), want, "{v}");
     }
+    // Bad input is an error naming it, not a panic.
+    let bad_variant = dicechess::agents::digest::agent_digest("nope", "random", 1);
+    assert!(bad_variant.is_err_and(|e| e.contains("nope")));
+    let bad_spec = dicechess::agents::digest::agent_digest("chess", "mcts:sims=x", 1);
+    assert!(bad_spec.is_err_and(|e| e.contains("sims")));
 }
 
 // ---------------------------------------------------------------- strength
