@@ -79,7 +79,7 @@ venv: $(VENV_STAMP)
 
 $(VENV_STAMP): requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
-	$(VPY) -m pip install -r requirements-dev.txt
+	scripts/pip_install.sh $(VPY) -r requirements-dev.txt
 	touch $@
 
 # The torch-based RL libraries (requirements-rl.txt: ~2.8 GB of wheels, +5.7 GB
@@ -90,7 +90,7 @@ venv-rl: $(RL_STAMP)
 
 # --no-deps: the file is the full resolved set (see its header for why).
 $(RL_STAMP): requirements-rl.txt $(VENV_STAMP)
-	$(VPY) -m pip install --no-deps -r requirements-rl.txt
+	scripts/pip_install.sh $(VPY) --no-deps -r requirements-rl.txt
 	touch $@
 
 rust-tools:
