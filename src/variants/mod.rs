@@ -226,6 +226,19 @@ pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
     fn search_roll_roles(&self, _outcome: Action) -> Option<RoleSet> {
         None
     }
+    /// At such a roll, when its mover makes one move per die (three-dice
+    /// DiceChess): how many dice of each face (role index) it shows, so
+    /// that the horizon can see a king taken in two moves. `None` (the
+    /// default) where a roll makes one move.
+    fn search_roll_dice(&self, _outcome: Action) -> Option<[u8; 6]> {
+        None
+    }
+    /// At a decision node of such a turn: the dice its mover has still to
+    /// play, by face (role index), so that the quiescence search can see a
+    /// king taken with two of them. `None` (the default) elsewhere.
+    fn search_dice_left(&self) -> Option<[u8; 6]> {
+        None
+    }
 }
 
 /// Mixes variant state `x` into a search key `h` (splitmix64 finaliser).

@@ -100,3 +100,87 @@ fn hexpand_chooses_which_horizon_chance_nodes_are_searched() {
     }
     assert!(captures < expanded, "{captures} >= {expanded}");
 }
+
+/// Three dice give the roller up to three moves, so a king can be lost to
+/// two of them: the knight on e5 moves off the e-file and the rook takes
+/// (a roll with a knight and a rook), or the knight hops next to the king
+/// and takes it (two knights). With `hking` the horizon sees both: of the
+/// king's moves only Kd1 and Kf1 stand clear of every two-move capture.
+#[test]
+fn dice_chess3_depth_one_keeps_the_king_out_of_two_move_captures() {
+    let mut g = DiceChess3::new(&opts("4r2k/8/8/4n3/8/8/8/4K3 w - - 0 1")).unwrap();
+    apply_named(&mut g, "PPK");
+    let blind = search(&g, "search:depth=1,hking=0");
+    let seeing = search(&g, "search:depth=1");
+    let to = |r: &SearchResult| g.san(r.best);
+    assert!(
+        !["Kd1", "Kf1"].contains(&to(&blind).as_str()),
+        "the one-capture horizon should not tell the squares apart: {}",
+        to(&blind)
+    );
+    assert!(
+        ["Kd1", "Kf1"].contains(&to(&seeing).as_str()),
+        "{}",
+        to(&seeing)
+    );
+}
+
+/// In the middle of a turn, two dice that take the king in two moves are a
+/// won position for quiescence's stand-pat test (`hking`). Here the king
+/// falls to three moves: the knight and the bishop leave the e-file, then
+/// the rook takes. A depth-1 search plays one of them and its quiescence
+/// (captures only) cannot play the other quiet move; with `hking` the
+/// stand-pat sees the last two moves.
+#[test]
+fn dice_chess3_quiescence_sees_a_king_taken_with_the_two_dice_left() {
+    let mut g = DiceChess3::new(&opts("4k3/8/8/8/4N3/4B3/8/4R1K1 w - - 0 1")).unwrap();
+    apply_named(&mut g, "NBR");
+    let seeing = search(&g, "search:depth=1");
+    assert!(seeing.value > 90_000.0, "{}", seeing.value);
+    let blind = search(&g, "search:depth=1,hking=0");
+    assert!(blind.value < 10_000.0, "{}", blind.value);
+    // Three plies deep the search finds the capture either way.
+    assert!(search(&g, "search:depth=3,hking=0").value > 90_000.0);
+}
+
+/// Three-dice DiceChess averages its chance nodes on a flatter utility
+/// scale (800 cp, `Evaluate::search_utility_scale`) unless the spec sets
+/// `uscale`; Dice Chess keeps the default 400.
+#[test]
+fn each_variant_averages_with_its_own_utility_scale() {
+    let mut g = DiceChess3::new(&opts("4r2k/8/8/4n3/8/8/8/4K3 w - - 0 1")).unwrap();
+    apply_named(&mut g, "PPK");
+    let own = search(&g, "search:depth=1").value;
+    assert_eq!(own, search(&g, "search:depth=1,uscale=800").value);
+    assert_ne!(own, search(&g, "search:depth=1,uscale=400").value);
+    let mut d = DiceChess::new(&opts("7k/8/5n2/3p4/8/8/8/3Q3K w - - 0 1")).unwrap();
+    apply_named(&mut d, "QK");
+    let own = search(&d, "search:depth=1").value;
+    assert_eq!(own, search(&d, "search:depth=1,uscale=400").value);
+    assert_ne!(own, search(&d, "search:depth=1,uscale=800").value);
+}
+
+/// `king_in_two` reads the board after each first move from the moved
+/// piece and the new occupancy; debug builds (this test's profile) check
+/// it against playing every move on a copy at each call. Searches from
+/// random positions of three-dice games run it at many horizons and
+/// stand-pats (a wrong role for the moved piece fails here).
+#[test]
+fn dice_chess3_two_move_threats_agree_with_playing_each_move() {
+    let mut searched = 0;
+    for game in 0..8 {
+        let mut g = DiceChess3::new(&Options::new()).unwrap();
+        let mut picked = Vec::new();
+        walk_random_game(&mut g, 23, game, |s, step| {
+            if step % 9 == 4 && matches!(s.node(), Node::Decision(_)) {
+                picked.push(s.clone());
+            }
+        });
+        for s in picked.iter().take(5) {
+            let r = search(s, "search:nodes=400");
+            assert!(r.nodes > 0);
+            searched += 1;
+        }
+    }
+    assert!(searched >= 30, "{searched}");
+}

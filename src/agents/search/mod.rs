@@ -127,7 +127,8 @@ impl Engine {
         heur.use_killers = params.killers;
         heur.use_history = params.history;
         let mut eval = Evaluator::with_set(params.weights);
-        eval.utility = utility::Utility::new(params.uscale);
+        eval.utility =
+            utility::Utility::new(params.uscale.unwrap_or(params::DEFAULT_UTILITY_SCALE));
         Engine {
             params,
             tt: None,
@@ -168,6 +169,13 @@ impl Engine {
         if self.params.tt {
             let mb = self.params.tt_mb;
             self.tt.get_or_insert_with(|| Table::new(mb)).new_search();
+        }
+        let scale = self
+            .params
+            .uscale
+            .unwrap_or_else(|| g.search_utility_scale());
+        if self.eval.utility.scale() != scale {
+            self.eval.utility = utility::Utility::new(scale);
         }
         self.heur.clear();
         self.nodes = 0;

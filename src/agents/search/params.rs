@@ -28,13 +28,15 @@ pub const KEYS: &[&str] = &[
     "hcap",
     "hexpand",
     "merge",
+    "hking",
 ];
 
 /// Deepest iteration (decisions).
 pub const MAX_DEPTH: u32 = 64;
 /// Centipawns per unit of utility at chance nodes (see `utility.rs`)
-/// unless the spec sets `uscale`.
-pub const DEFAULT_UTILITY_SCALE: f64 = 400.0;
+/// unless the spec sets `uscale` or the variant has its own
+/// ([`crate::agents::eval::Evaluate::search_utility_scale`]).
+pub const DEFAULT_UTILITY_SCALE: f64 = crate::agents::eval::DEFAULT_UTILITY_SCALE;
 
 /// Chance nodes on the horizon with at most this many outcomes get a
 /// quiescence search per outcome unless the spec sets `hexpand`.
@@ -82,8 +84,9 @@ pub struct Params {
     /// outcomes (with replacement, seeded by the state; 0 = always exact).
     pub sample: u32,
     /// Centipawns per unit of utility when chance nodes average values
-    /// (0: average centipawns as they are).
-    pub uscale: f64,
+    /// (0: average centipawns as they are; `None`: the variant's own,
+    /// [`crate::agents::eval::Evaluate::search_utility_scale`]).
+    pub uscale: Option<f64>,
     /// Chance nodes in the transposition table too.
     pub chance_tt: bool,
     /// The evaluation's weights (hand-set or Texel-tuned).
@@ -98,6 +101,10 @@ pub struct Params {
     /// Chance nodes search outcomes that lead to one state (equal search
     /// keys) once, with their probabilities summed.
     pub merge: bool,
+    /// With `hcap`, a wide horizon roll that lets its mover take the king
+    /// in two moves, one die each (three-dice DiceChess), is valued as the
+    /// king's capture (`horizon.rs`).
+    pub hking: bool,
 }
 
 impl Default for Params {
@@ -119,12 +126,13 @@ impl Default for Params {
             qsearch: true,
             qchance: QChance::Expect,
             sample: 0,
-            uscale: DEFAULT_UTILITY_SCALE,
+            uscale: None,
             chance_tt: true,
             weights: WeightSet::Default,
             hcap: true,
             hexpand: DEFAULT_HORIZON_EXPAND,
             merge: true,
+            hking: true,
         }
     }
 }
@@ -192,6 +200,7 @@ impl Params {
                 "chance_tt" => p.chance_tt = flag()?,
                 "hcap" => p.hcap = flag()?,
                 "merge" => p.merge = flag()?,
+                "hking" => p.hking = flag()?,
                 "qsearch" => p.qsearch = flag()?,
                 "qchance" => {
                     p.qchance = match v {
@@ -203,8 +212,9 @@ impl Params {
                 "sample" => p.sample = int(0, 1 << 16)? as u32,
                 "hexpand" => p.hexpand = int(0, 1 << 16)? as u32,
                 "uscale" => {
-                    p.uscale = int(0, 1_000_000)? as f64;
-                    if p.uscale > 0.0 && p.uscale < 10.0 {
+                    let u = int(0, 1_000_000)? as f64;
+                    p.uscale = Some(u);
+                    if u > 0.0 && u < 10.0 {
                         return Err(format!(
                             "uscale must be 0 (off) or from 10 to 1000000, got {v:?}"
                         ));
@@ -250,6 +260,7 @@ impl fmt::Display for Params {
             ("chance_tt", self.chance_tt, d.chance_tt),
             ("hcap", self.hcap, d.hcap),
             ("merge", self.merge, d.merge),
+            ("hking", self.hking, d.hking),
         ];
         for (k, v, dv) in flags {
             if v != dv {
@@ -265,8 +276,8 @@ impl fmt::Display for Params {
         if self.hexpand != d.hexpand {
             parts.push(format!("hexpand={}", self.hexpand));
         }
-        if self.uscale != d.uscale {
-            parts.push(format!("uscale={}", self.uscale));
+        if let (Some(u), true) = (self.uscale, self.uscale != d.uscale) {
+            parts.push(format!("uscale={u}"));
         }
         if self.weights != d.weights {
             parts.push(format!("weights={}", self.weights.name()));

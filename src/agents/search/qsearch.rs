@@ -1,7 +1,8 @@
 //! Quiescence search, move lists and the principal variation.
 
+use super::horizon::{king_in_two, takes_in_two};
 use super::ordering::is_tactical;
-use super::{Engine, INF, QS_EVASIONS, QS_MAX};
+use super::{Engine, INF, MATE, QS_EVASIONS, QS_MAX};
 use crate::agents::eval::Evaluate;
 use crate::board::{Move, MoveList};
 use crate::variants::{Node, Player};
@@ -21,6 +22,17 @@ impl Engine {
         let evasions = depth > -QS_EVASIONS && g.position().is_check();
         let mut best = -INF;
         if !evasions {
+            // Two dice left that take the king in two moves (`hking`):
+            // quiescence would see only the second move.
+            if self.params.hking {
+                if let Some(dice) = g.search_dice_left() {
+                    if dice.iter().sum::<u8>() >= 2
+                        && takes_in_two(&king_in_two(g.position(), &mut MoveList::new()), &dice)
+                    {
+                        return MATE - (ply + 2) as f64;
+                    }
+                }
+            }
             best = self.eval.static_value(g, me);
             if best >= beta || depth <= -QS_MAX {
                 return best;

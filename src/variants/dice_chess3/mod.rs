@@ -414,6 +414,18 @@ impl Game for DiceChess3 {
     fn search_roll_roles(&self, outcome: Action) -> Option<RoleSet> {
         Some(dice::roles_of(&dice::roll_faces(3, outcome)))
     }
+    fn search_dice_left(&self) -> Option<[u8; 6]> {
+        (self.phase == Phase::Moving).then(|| self.left.counts())
+    }
+    fn search_roll_dice(&self, outcome: Action) -> Option<[u8; 6]> {
+        let mut n = [0u8; 6];
+        for f in dice::roll_faces(3, outcome) {
+            if let Some(c) = n.get_mut(f as usize) {
+                *c += 1;
+            }
+        }
+        Some(n)
+    }
     fn outcome_name(&self, outcome: Action) -> String {
         if (outcome as usize) < dice::num_rolls(3) {
             dice::roll_name(&dice::roll_faces(3, outcome))
