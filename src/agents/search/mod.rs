@@ -24,6 +24,7 @@ mod leaf;
 mod ordering;
 pub mod params;
 mod qsearch;
+mod threats;
 mod tt;
 pub mod utility;
 

@@ -1,7 +1,7 @@
 //! Quiescence search, move lists and the principal variation.
 
-use super::horizon::{king_in_two, takes_in_two};
 use super::ordering::is_tactical;
+use super::threats::{king_in_two, takes_in_two};
 use super::{Engine, INF, MATE, QS_EVASIONS, QS_MAX};
 use crate::agents::eval::Evaluate;
 use crate::board::{Move, MoveList};

@@ -1,0 +1,161 @@
+//! Threats of a turn of several moves: a side that moves once per die
+//! (three-dice DiceChess) may take the king with its second move, which
+//! one-move captures (`hcap`, quiescence) do not see (`hking`).
+
+use crate::board::{Bitboard, MoveKind, MoveList, Position, Role, RoleSet};
+
+/// For a side to move that makes one move per die: per role `a` of a first
+/// move, the roles whose pieces attack the enemy king after some move of a
+/// piece of role `a` (the moved piece included, as the role it lands as).
+/// Moves that take the king at once are left out (one die is enough).
+/// Moves are pseudo-legal: these variants have no check.
+pub(super) fn king_in_two(pos: &Position, ml: &mut MoveList) -> [RoleSet; 6] {
+    let mut out = [RoleSet::EMPTY; 6];
+    let us = pos.turn();
+    let Some(king) = pos.king(!us) else {
+        return out;
+    };
+    ml.clear();
+    pos.pseudo_moves_of(RoleSet::ALL, ml);
+    for &m in ml.iter() {
+        let (Some(a), false) = (pos.role_at(m.from()), m.to() == king) else {
+            continue;
+        };
+        let attackers = if m.is_castle_or_en_passant() {
+            // Two pieces move or one vanishes off the target square: play it.
+            let mut after = pos.clone();
+            after.play(m);
+            let att = after.attackers_to(king, us, after.occupied());
+            out[a.index()].0 |= roles_among(&after, att).0;
+            continue;
+        } else {
+            // The pieces that stay where they are, seen through the new
+            // occupancy, plus the moved piece from its new square.
+            let (from, to) = (
+                Bitboard::from_square(m.from()),
+                Bitboard::from_square(m.to()),
+            );
+            let occ = (pos.occupied() & !from) | to;
+            let lands = match m.kind() {
+                MoveKind::Promotion(r) => r,
+                _ => a,
+            };
+            let mut set = roles_among(pos, pos.attackers_to(king, us, occ) & !from & !to);
+            if pos.role_attacks(us, lands, m.to(), occ).contains(king) {
+                set = set.with(lands);
+            }
+            set
+        };
+        out[a.index()].0 |= attackers.0;
+    }
+    debug_assert_eq!(
+        out,
+        king_in_two_by_copy(pos),
+        "{}",
+        crate::notation::fen::write_fen(pos)
+    );
+    out
+}
+
+/// The roles of the pieces `set` of `pos`.
+fn roles_among(pos: &Position, set: Bitboard) -> RoleSet {
+    Role::ALL
+        .into_iter()
+        .filter(|&r| (set & pos.by_role(r)).any())
+        .fold(RoleSet::EMPTY, RoleSet::with)
+}
+
+/// [`king_in_two`] the slow way, every move played on a copy (the debug
+/// builds' check of the fast one).
+fn king_in_two_by_copy(pos: &Position) -> [RoleSet; 6] {
+    let mut out = [RoleSet::EMPTY; 6];
+    let us = pos.turn();
+    let Some(king) = pos.king(!us) else {
+        return out;
+    };
+    let mut ml = MoveList::new();
+    pos.pseudo_moves_of(RoleSet::ALL, &mut ml);
+    for &m in ml.iter() {
+        let (Some(a), false) = (pos.role_at(m.from()), m.to() == king) else {
+            continue;
+        };
+        let mut after = pos.clone();
+        after.play(m);
+        let att = after.attackers_to(king, us, after.occupied());
+        out[a.index()].0 |= roles_among(&after, att).0;
+    }
+    out
+}
+
+/// Whether dice `dice` (counts by face = role index) allow a first move of
+/// some role `a` and then a king capture by a role of `in_two[a]`, each
+/// with a die of its own.
+pub(super) fn takes_in_two(in_two: &[RoleSet; 6], dice: &[u8; 6]) -> bool {
+    Role::ALL.iter().any(|&a| {
+        let na = dice[a.index()];
+        na > 0
+            && Role::ALL
+                .iter()
+                .any(|&b| in_two[a.index()].contains(b) && dice[b.index()] > u8::from(a == b))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::fen::{parse_fen, FenRules};
+
+    const FEN_RULES: FenRules = FenRules::CHESS;
+
+    fn dice(letters: &str) -> [u8; 6] {
+        let mut n = [0u8; 6];
+        for c in letters.chars() {
+            n["PNBRQK".find(c).unwrap()] += 1;
+        }
+        n
+    }
+
+    #[test]
+    fn a_king_taken_in_two_moves_needs_a_die_for_each() {
+        // The knight on e4 shields the black king from the rook on e1: any
+        // knight move uncovers the rook, and Nd6 or Nf6 attack e8 itself.
+        let (pos, _) = parse_fen("4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1", &FEN_RULES).unwrap();
+        let t = king_in_two(&pos, &mut MoveList::new());
+        let n = Role::Knight.index();
+        assert!(t[n].contains(Role::Rook) && t[n].contains(Role::Knight));
+        assert_eq!(
+            t[Role::Rook.index()],
+            RoleSet::EMPTY,
+            "a rook move keeps the knight between"
+        );
+        assert_eq!(t[Role::King.index()], RoleSet::EMPTY);
+        assert!(takes_in_two(&t, &dice("NRP")), "knight away, rook takes");
+        assert!(takes_in_two(&t, &dice("NNP")), "knight to f6, knight takes");
+        assert!(
+            !takes_in_two(&t, &dice("NPP")),
+            "one knight die: no second move"
+        );
+        assert!(
+            !takes_in_two(&t, &dice("RRQ")),
+            "no first move frees the file"
+        );
+        assert!(!takes_in_two(&t, &dice("PPK")));
+    }
+
+    #[test]
+    fn the_moved_piece_itself_may_take_the_king() {
+        // Rd1-d8 or Rd1-e1 attack e8 (the second move is the same rook,
+        // so it needs two rook dice); a king move changes nothing.
+        let (pos, _) = parse_fen("4k3/8/8/8/8/8/8/3R2K1 w - - 0 1", &FEN_RULES).unwrap();
+        let t = king_in_two(&pos, &mut MoveList::new());
+        assert_eq!(t[Role::Rook.index()], RoleSet::EMPTY.with(Role::Rook));
+        assert_eq!(t[Role::King.index()], RoleSet::EMPTY);
+        assert!(takes_in_two(&t, &dice("RRP")));
+        assert!(!takes_in_two(&t, &dice("RPK")));
+        let (bare, _) = parse_fen("4k3/8/8/8/8/8/8/6K1 w - - 0 1", &FEN_RULES).unwrap();
+        assert_eq!(
+            king_in_two(&bare, &mut MoveList::new()),
+            [RoleSet::EMPTY; 6]
+        );
+    }
+}
