@@ -129,19 +129,16 @@ pub fn play_out_with_dice<G: Game, D: Dice>(
         match g.node() {
             Node::Terminal => return stats,
             Node::Chance => {
-                let o = match g.chance_table() {
-                    Some(table) => {
-                        let o = dice.roll_table(table, rng);
-                        on_roll(g, table.outcomes(), o, &stats);
-                        o
-                    }
+                // A fixed table is read in place; otherwise the outcomes
+                // are listed into the loop's buffer.
+                let (listed, o) = match g.chance_table() {
+                    Some(table) => (table.outcomes(), dice.roll_table(table, rng)),
                     None => {
                         g.chance_outcomes(&mut outcomes);
-                        let o = dice.roll(&outcomes, rng);
-                        on_roll(g, &outcomes, o, &stats);
-                        o
+                        (&outcomes, dice.roll(&outcomes, rng))
                     }
                 };
+                on_roll(g, listed, o, &stats);
                 g.apply_outcome(o);
                 stats.chance_events += 1;
             }
