@@ -239,6 +239,11 @@ pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
     fn search_dice_left(&self) -> Option<[u8; 6]> {
         None
     }
+    /// At a decision node: the moves its mover makes in a row from here,
+    /// this one included (a Random Move Number Chess turn); 1 by default.
+    fn search_moves_left(&self) -> u32 {
+        1
+    }
 }
 
 /// Mixes variant state `x` into a search key `h` (splitmix64 finaliser).

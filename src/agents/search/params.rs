@@ -29,6 +29,7 @@ pub const KEYS: &[&str] = &[
     "hexpand",
     "merge",
     "hking",
+    "qmate",
 ];
 
 /// Deepest iteration (decisions).
@@ -105,6 +106,9 @@ pub struct Params {
     /// in two moves, one die each (three-dice DiceChess), is valued as the
     /// king's capture (`horizon.rs`).
     pub hking: bool,
+    /// Quiescence's stand-pat, for a mover with two or more moves left in
+    /// the turn, looks for a mate with two of them (`threats.rs`).
+    pub qmate: bool,
 }
 
 impl Default for Params {
@@ -133,6 +137,7 @@ impl Default for Params {
             hexpand: DEFAULT_HORIZON_EXPAND,
             merge: true,
             hking: true,
+            qmate: false,
         }
     }
 }
@@ -201,6 +206,7 @@ impl Params {
                 "hcap" => p.hcap = flag()?,
                 "merge" => p.merge = flag()?,
                 "hking" => p.hking = flag()?,
+                "qmate" => p.qmate = flag()?,
                 "qsearch" => p.qsearch = flag()?,
                 "qchance" => {
                     p.qchance = match v {
@@ -261,6 +267,7 @@ impl fmt::Display for Params {
             ("hcap", self.hcap, d.hcap),
             ("merge", self.merge, d.merge),
             ("hking", self.hking, d.hking),
+            ("qmate", self.qmate, d.qmate),
         ];
         for (k, v, dv) in flags {
             if v != dv {

@@ -1,7 +1,7 @@
 //! Quiescence search, move lists and the principal variation.
 
 use super::ordering::is_tactical;
-use super::threats::{king_in_two, takes_in_two};
+use super::threats::{king_in_two, mates_in_two_moves, takes_in_two};
 use super::{Engine, INF, MATE, QS_EVASIONS, QS_MAX};
 use crate::agents::eval::Evaluate;
 use crate::board::{Move, MoveList};
@@ -32,6 +32,9 @@ impl Engine {
                         return MATE - (ply + 2) as f64;
                     }
                 }
+            }
+            if self.params.qmate && g.search_moves_left() >= 2 && mates_in_two_moves(g.position()) {
+                return MATE - (ply + 2) as f64;
             }
             best = self.eval.static_value(g, me);
             if best >= beta || depth <= -QS_MAX {

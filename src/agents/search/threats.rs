@@ -100,6 +100,35 @@ pub(super) fn takes_in_two(in_two: &[RoleSet; 6], dice: &[u8; 6]) -> bool {
     })
 }
 
+/// Whether the side to move, with two moves in a row (a Random Move Number
+/// Chess turn, which a check ends), mates with them: a first move that
+/// mates at once, or a first move without check and then a mating move.
+pub(super) fn mates_in_two_moves(pos: &Position) -> bool {
+    let mut first = MoveList::new();
+    let mut second = MoveList::new();
+    pos.legal_moves(&mut first);
+    for &m1 in first.iter() {
+        let mut p1 = pos.clone();
+        p1.play(m1);
+        if p1.is_check() {
+            if !p1.has_legal_move() {
+                return true;
+            }
+            continue;
+        }
+        p1.play_null();
+        p1.legal_moves(&mut second);
+        for &m2 in second.iter() {
+            let mut p2 = p1.clone();
+            p2.play(m2);
+            if p2.is_check() && !p2.has_legal_move() {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,5 +186,17 @@ mod tests {
             king_in_two(&bare, &mut MoveList::new()),
             [RoleSet::EMPTY; 6]
         );
+    }
+
+    #[test]
+    fn two_moves_in_a_row_mate_where_one_does_not() {
+        let mates = |fen: &str| mates_in_two_moves(&parse_fen(fen, &FEN_RULES).unwrap().0);
+        // Ra7 (no check), then Rb8 mate; Rb8+ alone lets the king out.
+        assert!(mates("7k/8/8/8/8/8/8/RR4K1 w - - 0 1"));
+        // One rook and a distant king cannot mate in two moves.
+        assert!(!mates("7k/8/8/8/8/8/8/R5K1 w - - 0 1"));
+        // A first move that checks ends the turn, so it must mate itself:
+        // with g7 and h7 shut in, Ra8 mates at once.
+        assert!(mates("7k/6pp/8/8/8/8/8/R5K1 w - - 0 1"));
     }
 }

@@ -294,6 +294,9 @@ impl Game for RandomMoveNumber {
             ..Extras::default()
         }
     }
+    fn search_moves_left(&self) -> u32 {
+        self.moves_left().max(1)
+    }
     fn search_key(&self) -> u64 {
         let turn = self.phase as u64
             | (self.moves_left as u64) << 4
