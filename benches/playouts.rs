@@ -40,7 +40,8 @@ struct PlayoutRow {
 
 fn bench_variant(name: &'static str, games: u64) -> PlayoutRow {
     let proto = AnyGame::new(name, &Options::new()).expect("variant exists");
-    let (mut wall, mut cpu, mut per_game) = (Vec::new(), Vec::new(), (0.0, 0.0, 0.0));
+    let (mut wall, mut cpu) = (Vec::new(), Vec::new());
+    let (mut plies_per_game, mut chance_per_game) = (0.0, 0.0);
     for rep in 0..5 {
         let (start, cpu0) = (Instant::now(), thread_cpu_seconds());
         let (mut plies, mut chance) = (0u64, 0u64);
@@ -54,18 +55,17 @@ fn bench_variant(name: &'static str, games: u64) -> PlayoutRow {
         let (t, c) = (start.elapsed().as_secs_f64(), thread_cpu_seconds() - cpu0);
         wall.push(plies as f64 / t);
         cpu.push(plies as f64 / c);
-        per_game.0 += games as f64 / t / 5.0;
-        per_game.1 += plies as f64 / games as f64 / 5.0;
-        per_game.2 += chance as f64 / games as f64 / 5.0;
+        plies_per_game += plies as f64 / games as f64 / 5.0;
+        chance_per_game += chance as f64 / games as f64 / 5.0;
     }
     let plies_per_s = median(wall);
     PlayoutRow {
         name,
-        games_per_s: plies_per_s / per_game.1,
+        games_per_s: plies_per_s / plies_per_game,
         plies_per_s,
         cpu_plies_per_s: median(cpu),
-        plies_per_game: per_game.1,
-        chance_per_game: per_game.2,
+        plies_per_game,
+        chance_per_game,
     }
 }
 

@@ -283,7 +283,9 @@ impl fmt::Display for Params {
         if self.hexpand != d.hexpand {
             parts.push(format!("hexpand={}", self.hexpand));
         }
-        if let (Some(u), true) = (self.uscale, self.uscale != d.uscale) {
+        // Unset (the default) is the variant's own scale; any scale the
+        // spec gave is printed, even one equal to a variant's.
+        if let Some(u) = self.uscale {
             parts.push(format!("uscale={u}"));
         }
         if self.weights != d.weights {

@@ -2,7 +2,7 @@
 //! (three-dice DiceChess) may take the king with its second move, which
 //! one-move captures (`hcap`, quiescence) do not see (`hking`).
 
-use crate::board::{Bitboard, MoveKind, MoveList, Position, Role, RoleSet};
+use crate::board::{Bitboard, Move, MoveKind, MoveList, Position, Role, RoleSet, Square};
 
 /// For a side to move that makes one move per die: per role `a` of a first
 /// move, the roles whose pieces attack the enemy king after some move of a
@@ -23,11 +23,7 @@ pub(super) fn king_in_two(pos: &Position, ml: &mut MoveList) -> [RoleSet; 6] {
         };
         let attackers = if m.is_castle_or_en_passant() {
             // Two pieces move or one vanishes off the target square: play it.
-            let mut after = pos.clone();
-            after.play(m);
-            let att = after.attackers_to(king, us, after.occupied());
-            out[a.index()].0 |= roles_among(&after, att).0;
-            continue;
+            attackers_after_playing(pos, m, king)
         } else {
             // The pieces that stay where they are, seen through the new
             // occupancy, plus the moved piece from its new square.
@@ -65,6 +61,15 @@ fn roles_among(pos: &Position, set: Bitboard) -> RoleSet {
         .fold(RoleSet::EMPTY, RoleSet::with)
 }
 
+/// The roles of the side to move's pieces that attack `king` after `m` is
+/// played on a copy of `pos`.
+fn attackers_after_playing(pos: &Position, m: Move, king: Square) -> RoleSet {
+    let mut after = pos.clone();
+    after.play(m);
+    let att = after.attackers_to(king, pos.turn(), after.occupied());
+    roles_among(&after, att)
+}
+
 /// [`king_in_two`] the slow way, every move played on a copy (the debug
 /// builds' check of the fast one).
 fn king_in_two_by_copy(pos: &Position) -> [RoleSet; 6] {
@@ -79,10 +84,7 @@ fn king_in_two_by_copy(pos: &Position) -> [RoleSet; 6] {
         let (Some(a), false) = (pos.role_at(m.from()), m.to() == king) else {
             continue;
         };
-        let mut after = pos.clone();
-        after.play(m);
-        let att = after.attackers_to(king, us, after.occupied());
-        out[a.index()].0 |= roles_among(&after, att).0;
+        out[a.index()].0 |= attackers_after_playing(pos, m, king).0;
     }
     out
 }

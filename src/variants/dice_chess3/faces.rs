@@ -64,6 +64,16 @@ impl DiceLeft {
         self.0 & 0x0202_0202_0202 != 0
     }
 
+    /// The dice of a roll, given as its faces.
+    #[inline(always)]
+    pub fn of_roll(faces: &[u8]) -> DiceLeft {
+        let mut d = DiceLeft::NONE;
+        for &f in faces {
+            d.add(f as usize);
+        }
+        d
+    }
+
     /// The counts by face.
     pub fn counts(self) -> [u8; 6] {
         let b = self.0.to_le_bytes();

@@ -385,10 +385,7 @@ impl Game for DiceChess3 {
     }
     fn apply_outcome(&mut self, outcome: Action) {
         let r = dice::roll_faces(3, outcome);
-        self.left = DiceLeft::NONE;
-        for &f in &r {
-            self.left.add(f as usize);
-        }
+        self.left = DiceLeft::of_roll(&r);
         self.roll = Some(r);
         self.turn_reset = false;
         // The candidates go straight into the cache (a list only when they
@@ -418,13 +415,7 @@ impl Game for DiceChess3 {
         (self.phase == Phase::Moving).then(|| self.left.counts())
     }
     fn search_roll_dice(&self, outcome: Action) -> Option<[u8; 6]> {
-        let mut n = [0u8; 6];
-        for f in dice::roll_faces(3, outcome) {
-            if let Some(c) = n.get_mut(f as usize) {
-                *c += 1;
-            }
-        }
-        Some(n)
+        Some(DiceLeft::of_roll(&dice::roll_faces(3, outcome)).counts())
     }
     fn outcome_name(&self, outcome: Action) -> String {
         if (outcome as usize) < dice::num_rolls(3) {
