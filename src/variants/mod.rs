@@ -239,10 +239,13 @@ pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
     fn search_dice_left(&self) -> Option<[u8; 6]> {
         None
     }
-    /// At a decision node: the moves its mover makes in a row from here,
-    /// this one included (a Random Move Number Chess turn); 1 by default.
+    /// At a decision node of a variant whose board's own legal moves and
+    /// checkmate decide the game (chess rules, no die choosing the piece):
+    /// the moves its mover makes in a row from here, this one included (a
+    /// Random Move Number Chess turn). 0, the default, where that does not
+    /// hold: the search then never looks for mates by the board alone.
     fn search_moves_left(&self) -> u32 {
-        1
+        0
     }
 }
 

@@ -137,6 +137,9 @@ impl<R: OrthodoxRules> Game for Orthodox<R> {
     fn search_key(&self) -> u64 {
         self.pos.hash()
     }
+    fn search_moves_left(&self) -> u32 {
+        1
+    }
     fn search_null(&self) -> Option<Self> {
         if !R::NULL_MOVE || self.pos.is_check() {
             return None;

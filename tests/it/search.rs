@@ -349,6 +349,8 @@ fn search_specs_parse_print_and_reject() {
         "search:nodes=1000,ms=20,depth=3",
         "search:nodes=64,tt_mb=2,lmr=0,nmp=0,star2=0,qchance=stop,sample=8",
         "search:nodes=64,hcap=0,hexpand=0",
+        "search:nodes=64,qmate=0,hexpand=8",
+        "search:nodes=64,qmate=2",
     ] {
         let spec = AgentSpec::parse(s).unwrap();
         assert_eq!(spec.to_string(), s);
@@ -361,6 +363,7 @@ fn search_specs_parse_print_and_reject() {
         ("search:speed=3", "unknown parameter \"speed\""),
         ("search:lmr=2", "lmr must be 0 or 1"),
         ("search:hexpand=-1", "hexpand must be an integer"),
+        ("search:qmate=3", "qmate must be an integer from 0 to 2"),
     ] {
         let e = AgentSpec::parse(s).unwrap_err().to_string();
         assert!(e.contains(why), "{s}: {e}");

@@ -81,24 +81,128 @@ fn random_move_number_positions() -> Vec<RandomMoveNumber> {
 /// outcome. With none (`hexpand=0`) and `hcap=0` every horizon chance node
 /// is valued by its static expectation, which is exactly what
 /// `qchance=stop` does: the same moves, values and nodes. With `hcap` on
-/// the throws are valued with their captures instead, and the default
-/// (six throws expanded) searches the most nodes.
+/// the throws are valued with their captures instead, and expanding the
+/// six throws (`hexpand=8`) searches the most nodes. (`qmate=0`: mates
+/// are looked for at the horizon's throws but not in `qchance=stop`'s
+/// static expectation.)
 #[test]
 fn hexpand_chooses_which_horizon_chance_nodes_are_searched() {
     let (mut expanded, mut captures) = (0u64, 0u64);
     for g in random_move_number_positions() {
-        let stop = search(&g, "search:depth=2,qchance=stop");
-        let none = search(&g, "search:depth=2,hexpand=0,hcap=0");
+        let stop = search(&g, "search:depth=2,qchance=stop,qmate=0");
+        let none = search(&g, "search:depth=2,hexpand=0,hcap=0,qmate=0");
         assert_eq!(
             (stop.best, stop.value, stop.nodes),
             (none.best, none.value, none.nodes),
             "{}",
             g.fen()
         );
-        expanded += search(&g, "search:depth=2").nodes;
+        expanded += search(&g, "search:depth=2,hexpand=8").nodes;
         captures += search(&g, "search:depth=2,hexpand=0").nodes;
     }
     assert!(captures < expanded, "{captures} >= {expanded}");
+}
+
+/// Random Move Number Chess values its horizon throws with their captures
+/// (`hexpand=0`) and looks for mates with up to two moves (`qmate=2`)
+/// unless the spec says otherwise; chess, whose board alone also decides
+/// mates, keeps `qmate=0` and the default `hexpand`.
+#[test]
+fn random_move_number_has_its_own_horizon_and_mate_defaults() {
+    use dicechess::variants::chess::Chess;
+    for g in random_move_number_positions().iter().take(6) {
+        let own = search(g, "search:depth=2");
+        let set = search(g, "search:depth=2,hexpand=0,qmate=2");
+        assert_eq!(
+            (own.best, own.value, own.nodes),
+            (set.best, set.value, set.nodes)
+        );
+        let old = search(g, "search:depth=2,hexpand=8,qmate=0");
+        assert_ne!(own.nodes, old.nodes, "{}", g.fen());
+    }
+    let c = Chess::new(&opts("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")).unwrap();
+    let own = search(&c, "search:depth=2");
+    let set = search(&c, "search:depth=2,hexpand=8,qmate=0");
+    assert_eq!(
+        (own.best, own.value, own.nodes),
+        (set.best, set.value, set.nodes)
+    );
+}
+
+/// A check at the horizon may win the king: the checked player throws a 1
+/// (no move, the check stands) and the checker's next throw lets it take
+/// the king. Valued with captures (`hexpand=0`), a throw that passes the
+/// turn while its thrower is in check is followed by the next throw, so a
+/// depth-1 search gives the rook check (without that it played Kf2,
+/// valued -72) and values it as the expanded horizon does.
+#[test]
+fn random_move_number_horizon_follows_a_throw_that_leaves_a_check_standing() {
+    let g = RandomMoveNumber::from_fen("7k/6p1/r7/8/8/8/8/1R4K1 w - - 0 1 move 1 0 wb 3 2", 1000)
+        .unwrap();
+    let captures = search(&g, "search:depth=1,hexpand=0,qmate=0");
+    let expanded = search(&g, "search:depth=1,hexpand=8,qmate=0");
+    assert_eq!(g.san(captures.best), "Rb8+");
+    assert_eq!(g.san(expanded.best), "Rb8+");
+    assert!(
+        (captures.value - expanded.value).abs() < 10.0,
+        "{} vs {}",
+        captures.value,
+        expanded.value
+    );
+}
+
+/// Black's rook, cut off from the first rank by its own pawn, mates in two
+/// moves (Rc7, then Rc1#), which a throw of two moves allows (a second 2
+/// or a 6 after Black's last throw of 2: 1 in 3). With `qmate=2` a
+/// depth-1 search sees it at the horizon and gives the king an exit;
+/// with mates in one move only, or none, it does not.
+#[test]
+fn random_move_number_horizon_sees_a_mate_in_the_moves_a_throw_gives() {
+    let g = RandomMoveNumber::from_fen(
+        "6k1/1r6/8/8/7N/1p6/5PPP/6K1 w - - 0 1 move 1 0 wb 3 2",
+        1000,
+    )
+    .unwrap();
+    let exits = ["f3", "f4", "g3", "g4", "h3", "h4"];
+    for spec in [
+        "search:depth=1,hexpand=0,qmate=0",
+        "search:depth=1,hexpand=0,qmate=1",
+    ] {
+        let r = search(&g, spec);
+        assert!(
+            !exits.contains(&g.san(r.best).as_str()),
+            "{spec}: {}",
+            g.san(r.best)
+        );
+    }
+    let seeing = search(&g, "search:depth=1,hexpand=0,qmate=2");
+    assert!(
+        exits.contains(&g.san(seeing.best).as_str()),
+        "{}",
+        g.san(seeing.best)
+    );
+    let blind = search(&g, "search:depth=1,hexpand=0,qmate=0");
+    assert!(
+        seeing.value < blind.value,
+        "{} >= {}",
+        seeing.value,
+        blind.value
+    );
+}
+
+/// `mates_in_one` plays only the moves that can give check; debug builds
+/// (this test's profile) check it against playing every move. Searches of
+/// random Random Move Number positions run it at many stand-pats and
+/// horizon throws.
+#[test]
+fn random_move_number_mate_tests_agree_with_playing_every_move() {
+    let mut searched = 0;
+    for g in random_move_number_positions() {
+        let r = search(&g, "search:nodes=600,qmate=2");
+        assert!(r.nodes > 0);
+        searched += 1;
+    }
+    assert!(searched >= 12, "{searched}");
 }
 
 /// Three dice give the roller up to three moves, so a king can be lost to
@@ -144,7 +248,7 @@ fn dice_chess3_quiescence_sees_a_king_taken_with_the_two_dice_left() {
 }
 
 /// Three-dice DiceChess averages its chance nodes on a flatter utility
-/// scale (800 cp, `Evaluate::search_utility_scale`) unless the spec sets
+/// scale (800 cp, `Evaluate::search_defaults`) unless the spec sets
 /// `uscale`; Dice Chess keeps the default 400.
 #[test]
 fn each_variant_averages_with_its_own_utility_scale() {

@@ -15,7 +15,7 @@
 //! a few instructions, not a copy of the state and a move list.
 
 use super::ordering::is_capture;
-use super::threats::{king_in_two, takes_in_two};
+use super::threats::{king_in_two, mates_in_one, mates_in_two_moves, takes_in_two};
 use super::{terminal_value, Engine, MATE};
 use crate::agents::eval::Evaluate;
 use crate::board::{Bitboard, Move, MoveKind, MoveList, Position, Role, RoleSet};
@@ -85,7 +85,7 @@ impl Engine {
             let v = match fast {
                 Some(_) if two => king_taken,
                 Some(v) => v,
-                None => self.outcome_played(g, id, base, pov, ply, &mut ml),
+                None => self.outcome_played(g, id, base, pov, ply, &mut ml, true),
             };
             sum += p * ut.utility(v);
         }
@@ -94,6 +94,10 @@ impl Engine {
 
     /// One outcome of [`Engine::wide_horizon`] played on a copy: its
     /// mover's legal captures after the roll (and a king capture played).
+    /// A roll that passes the turn to another roll (a Random Move Number
+    /// throw of 1) while its roller is in check is followed by that roll
+    /// when `pass` (one level): the next roller may take the king.
+    #[allow(clippy::too_many_arguments)]
     fn outcome_played<G: Evaluate>(
         &mut self,
         g: &G,
@@ -102,6 +106,7 @@ impl Engine {
         pov: Player,
         ply: usize,
         ml: &mut MoveList,
+        pass: bool,
     ) -> f64 {
         let mut child = g.clone();
         child.apply_outcome(id);
@@ -113,8 +118,27 @@ impl Engine {
         );
         match child.node() {
             Node::Terminal => terminal_value(&child, pov, ply + 1),
+            Node::Chance if pass && g.position().is_check() => {
+                let mut o = Outcomes::new();
+                child.chance_outcomes(&mut o);
+                let ut = self.eval.utility;
+                let mut sum = 0.0;
+                for &(next, p) in o.as_slice() {
+                    let v = self.outcome_played(&child, next, base, pov, ply + 1, ml, false);
+                    sum += p * ut.utility(v);
+                }
+                ut.centipawns(sum)
+            }
             Node::Chance => base,
             Node::Decision(mover) => {
+                // The roller mates with the moves it threw (`qmate`).
+                let moves = child.search_moves_left().min(self.qmate);
+                if (moves >= 1 && mates_in_one(child.position(), ml))
+                    || (moves >= 2 && mates_in_two_moves(child.position()))
+                {
+                    let v = MATE - (ply + 1 + moves as usize) as f64;
+                    return if mover == pov { v } else { -v };
+                }
                 child.search_tactical_candidates(ml);
                 match self.best_capture(child.position(), ml) {
                     Capture::King(m) => {

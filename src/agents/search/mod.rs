@@ -31,7 +31,7 @@ pub mod utility;
 pub use budget::Poll;
 pub use params::{Params, QChance, KEYS};
 
-use super::eval::Evaluate;
+use super::eval::{Evaluate, SEARCH_DEFAULTS};
 use crate::board::{Move, MoveList, Role};
 use crate::play::GameRng;
 use crate::variants::{Node, Player};
@@ -120,6 +120,10 @@ pub struct Engine {
     moves: Vec<Vec<(i32, Move)>>,
     /// The best root move of the iteration in progress, once searched.
     root_best: Option<(Move, f64)>,
+    /// `hexpand` and `qmate` of the current search: the spec's, else the
+    /// variant's ([`Evaluate::search_defaults`]).
+    hexpand: u32,
+    qmate: u32,
 }
 
 impl Engine {
@@ -131,6 +135,8 @@ impl Engine {
         eval.utility =
             utility::Utility::new(params.uscale.unwrap_or(params::DEFAULT_UTILITY_SCALE));
         Engine {
+            hexpand: params.hexpand.unwrap_or(params::DEFAULT_HORIZON_EXPAND),
+            qmate: params.qmate.unwrap_or(SEARCH_DEFAULTS.qmate),
             params,
             tt: None,
             heur,
@@ -171,10 +177,10 @@ impl Engine {
             let mb = self.params.tt_mb;
             self.tt.get_or_insert_with(|| Table::new(mb)).new_search();
         }
-        let scale = self
-            .params
-            .uscale
-            .unwrap_or_else(|| g.search_utility_scale());
+        let own = g.search_defaults();
+        let scale = self.params.uscale.unwrap_or(own.uscale);
+        self.hexpand = self.params.hexpand.unwrap_or(own.hexpand);
+        self.qmate = self.params.qmate.unwrap_or(own.qmate);
         if self.eval.utility.scale() != scale {
             self.eval.utility = utility::Utility::new(scale);
         }
@@ -374,7 +380,7 @@ impl Engine {
                 // captures (`hcap`) or statically.
                 let horizon_expect =
                     depth == 0 && self.params.qsearch && self.params.qchance == QChance::Expect;
-                let wide = horizon_expect && self.eval.is_wide(g, self.params.hexpand);
+                let wide = horizon_expect && self.eval.is_wide(g, self.hexpand);
                 let expand = depth > 0 || (horizon_expect && !wide);
                 if !expand || chain >= MAX_CHANCE_CHAIN || ply >= MAX_PLY - 2 {
                     if wide && self.params.hcap {

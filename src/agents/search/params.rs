@@ -1,5 +1,6 @@
 //! Search options and their spec syntax (`search:nodes=N,ms=T,depth=D,...`).
 
+use crate::agents::eval::SEARCH_DEFAULTS;
 use std::fmt;
 
 use super::eval::tuned::WeightSet;
@@ -36,12 +37,13 @@ pub const KEYS: &[&str] = &[
 pub const MAX_DEPTH: u32 = 64;
 /// Centipawns per unit of utility at chance nodes (see `utility.rs`)
 /// unless the spec sets `uscale` or the variant has its own
-/// ([`crate::agents::eval::Evaluate::search_utility_scale`]).
-pub const DEFAULT_UTILITY_SCALE: f64 = crate::agents::eval::DEFAULT_UTILITY_SCALE;
+/// ([`crate::agents::eval::Evaluate::search_defaults`]).
+pub const DEFAULT_UTILITY_SCALE: f64 = SEARCH_DEFAULTS.uscale;
 
 /// Chance nodes on the horizon with at most this many outcomes get a
-/// quiescence search per outcome unless the spec sets `hexpand`.
-pub const DEFAULT_HORIZON_EXPAND: u32 = 8;
+/// quiescence search per outcome unless the spec sets `hexpand` or the
+/// variant has its own.
+pub const DEFAULT_HORIZON_EXPAND: u32 = SEARCH_DEFAULTS.hexpand;
 
 /// Node budget when the spec gives no budget at all.
 pub const DEFAULT_NODES: u64 = 20_000;
@@ -86,7 +88,7 @@ pub struct Params {
     pub sample: u32,
     /// Centipawns per unit of utility when chance nodes average values
     /// (0: average centipawns as they are; `None`: the variant's own,
-    /// [`crate::agents::eval::Evaluate::search_utility_scale`]).
+    /// [`crate::agents::eval::Evaluate::search_defaults`]).
     pub uscale: Option<f64>,
     /// Chance nodes in the transposition table too.
     pub chance_tt: bool,
@@ -97,8 +99,8 @@ pub struct Params {
     pub hcap: bool,
     /// Chance nodes on the horizon with at most this many outcomes take
     /// the expectation of a quiescence search per outcome (`qchance=expect`);
-    /// wider ones are valued as `hcap` says.
-    pub hexpand: u32,
+    /// wider ones are valued as `hcap` says (`None`: the variant's own).
+    pub hexpand: Option<u32>,
     /// Chance nodes search outcomes that lead to one state (equal search
     /// keys) once, with their probabilities summed.
     pub merge: bool,
@@ -106,9 +108,12 @@ pub struct Params {
     /// in two moves, one die each (three-dice DiceChess), is valued as the
     /// king's capture (`horizon.rs`).
     pub hking: bool,
-    /// Quiescence's stand-pat, for a mover with two or more moves left in
-    /// the turn, looks for a mate with two of them (`threats.rs`).
-    pub qmate: bool,
+    /// Quiescence's stand-pat looks for a mate with up to this many of
+    /// the mover's moves left in the turn (`threats.rs`): 0 never, 1 a
+    /// mate in one move, 2 also a mate with two moves in a row (`None`:
+    /// the variant's own). The wide horizon's rolls are valued with the
+    /// same mates.
+    pub qmate: Option<u32>,
 }
 
 impl Default for Params {
@@ -134,10 +139,10 @@ impl Default for Params {
             chance_tt: true,
             weights: WeightSet::Default,
             hcap: true,
-            hexpand: DEFAULT_HORIZON_EXPAND,
+            hexpand: None,
             merge: true,
             hking: true,
-            qmate: false,
+            qmate: None,
         }
     }
 }
@@ -206,7 +211,7 @@ impl Params {
                 "hcap" => p.hcap = flag()?,
                 "merge" => p.merge = flag()?,
                 "hking" => p.hking = flag()?,
-                "qmate" => p.qmate = flag()?,
+                "qmate" => p.qmate = Some(int(0, 2)? as u32),
                 "qsearch" => p.qsearch = flag()?,
                 "qchance" => {
                     p.qchance = match v {
@@ -216,7 +221,7 @@ impl Params {
                     }
                 }
                 "sample" => p.sample = int(0, 1 << 16)? as u32,
-                "hexpand" => p.hexpand = int(0, 1 << 16)? as u32,
+                "hexpand" => p.hexpand = Some(int(0, 1 << 16)? as u32),
                 "uscale" => {
                     let u = int(0, 1_000_000)? as f64;
                     p.uscale = Some(u);
@@ -267,7 +272,6 @@ impl fmt::Display for Params {
             ("hcap", self.hcap, d.hcap),
             ("merge", self.merge, d.merge),
             ("hking", self.hking, d.hking),
-            ("qmate", self.qmate, d.qmate),
         ];
         for (k, v, dv) in flags {
             if v != dv {
@@ -280,11 +284,14 @@ impl fmt::Display for Params {
         if self.sample != d.sample {
             parts.push(format!("sample={}", self.sample));
         }
-        if self.hexpand != d.hexpand {
-            parts.push(format!("hexpand={}", self.hexpand));
+        // Unset (the default) is the variant's own setting; any setting
+        // the spec gave is printed, even one equal to a variant's.
+        if let Some(q) = self.qmate {
+            parts.push(format!("qmate={q}"));
         }
-        // Unset (the default) is the variant's own scale; any scale the
-        // spec gave is printed, even one equal to a variant's.
+        if let Some(h) = self.hexpand {
+            parts.push(format!("hexpand={h}"));
+        }
         if let Some(u) = self.uscale {
             parts.push(format!("uscale={u}"));
         }

@@ -1,7 +1,7 @@
 //! Quiescence search, move lists and the principal variation.
 
 use super::ordering::is_tactical;
-use super::threats::{king_in_two, mates_in_two_moves, takes_in_two};
+use super::threats::{king_in_two, mates_in_one, mates_in_two_moves, takes_in_two};
 use super::{Engine, INF, MATE, QS_EVASIONS, QS_MAX};
 use crate::agents::eval::Evaluate;
 use crate::board::{Move, MoveList};
@@ -33,7 +33,11 @@ impl Engine {
                     }
                 }
             }
-            if self.params.qmate && g.search_moves_left() >= 2 && mates_in_two_moves(g.position()) {
+            let moves = g.search_moves_left().min(self.qmate);
+            if moves >= 1 && mates_in_one(g.position(), &mut MoveList::new()) {
+                return MATE - (ply + 1) as f64;
+            }
+            if moves >= 2 && mates_in_two_moves(g.position()) {
                 return MATE - (ply + 2) as f64;
             }
             best = self.eval.static_value(g, me);

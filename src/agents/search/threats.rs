@@ -44,13 +44,17 @@ pub(super) fn king_in_two(pos: &Position, ml: &mut MoveList) -> [RoleSet; 6] {
         };
         out[a.index()].0 |= attackers.0;
     }
-    debug_assert_eq!(
-        out,
-        king_in_two_by_copy(pos),
-        "{}",
-        crate::notation::fen::write_fen(pos)
-    );
-    out
+    agrees_in_debug(out, king_in_two_by_copy, pos)
+}
+
+/// `fast`, which debug builds check against the slow way of finding it.
+fn agrees_in_debug<T: PartialEq + std::fmt::Debug>(
+    fast: T,
+    slow: impl FnOnce(&Position) -> T,
+    pos: &Position,
+) -> T {
+    debug_assert_eq!(fast, slow(pos), "{}", crate::notation::fen::write_fen(pos));
+    fast
 }
 
 /// The roles of the pieces `set` of `pos`.
@@ -119,16 +123,105 @@ pub(super) fn mates_in_two_moves(pos: &Position) -> bool {
             continue;
         }
         p1.play_null();
-        p1.legal_moves(&mut second);
-        for &m2 in second.iter() {
-            let mut p2 = p1.clone();
-            p2.play(m2);
-            if p2.is_check() && !p2.has_legal_move() {
-                return true;
-            }
+        if mates_in_one(&p1, &mut second) {
+            return true;
         }
     }
     false
+}
+
+/// Whether some legal move of the side to move mates at once (or takes a
+/// king left in check). Only moves
+/// that can give check are played: those landing where a piece (or a
+/// promoted pawn) attacks the enemy king, castlings and en passant, and
+/// every move when one of our pieces alone shields the king from one of
+/// our sliders (a discovered check).
+pub(super) fn mates_in_one(pos: &Position, ml: &mut MoveList) -> bool {
+    let us = pos.turn();
+    let Some(king) = pos.king(!us) else {
+        return false;
+    };
+    if pos.attackers_to(king, us, pos.occupied()).any() {
+        // A check left standing (Random Move Number Chess): the king can
+        // be taken, which wins as a mate does.
+        return true;
+    }
+    let within = if shields_a_slider(pos, king) {
+        Bitboard::FULL
+    } else {
+        check_squares(pos, king)
+    };
+    pos.legal_moves_within(within, ml);
+    let found = ml.iter().any(|&m| mates_by(pos, m));
+    agrees_in_debug(found, mates_in_one_by_playing_all, pos)
+}
+
+/// The squares a move of the side to move must land on to give a direct
+/// check to the king on `king`: where a pawn, knight, bishop, rook or queen
+/// (a promotion's role included) would attack it, plus the castling king's
+/// squares on the back rank and the en-passant square.
+fn check_squares(pos: &Position, king: Square) -> Bitboard {
+    let them = !pos.turn();
+    let occ = pos.occupied();
+    let mut s = Bitboard::EMPTY;
+    for r in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook] {
+        // Attacks are symmetric: a piece of ours on these squares attacks
+        // the king (pawns seen from the king's colour).
+        s |= pos.role_attacks(them, r, king, occ);
+    }
+    let own = pos.castling_rights()
+        & match pos.turn() {
+            crate::board::Color::White => WHITE_CASTLES,
+            crate::board::Color::Black => BLACK_CASTLES,
+        };
+    if own != 0 {
+        s |= Bitboard::rank(pos.geometry().back_rank(pos.turn()));
+    }
+    if let Some(ep) = pos.ep_square() {
+        s |= Bitboard::from_square(ep);
+    }
+    s
+}
+
+const WHITE_CASTLES: u8 =
+    crate::board::position::WHITE_KINGSIDE | crate::board::position::WHITE_QUEENSIDE;
+const BLACK_CASTLES: u8 =
+    crate::board::position::BLACK_KINGSIDE | crate::board::position::BLACK_QUEENSIDE;
+
+/// Whether one of our pieces is the only piece between the enemy king on
+/// `king` and one of our bishops, rooks or queens on a line.
+fn shields_a_slider(pos: &Position, king: Square) -> bool {
+    let us = pos.turn();
+    let occ = pos.occupied();
+    let ours = pos.by_color(us);
+    let queens = pos.pieces(us, Role::Queen);
+    [
+        (Role::Rook, pos.pieces(us, Role::Rook) | queens),
+        (Role::Bishop, pos.pieces(us, Role::Bishop) | queens),
+    ]
+    .into_iter()
+    .any(|(line, sliders)| {
+        sliders.any() && {
+            let shields = pos.role_attacks(us, line, king, occ) & ours;
+            let behind = pos.role_attacks(us, line, king, occ & !shields);
+            (behind & sliders & !shields).any()
+        }
+    })
+}
+
+/// [`mates_in_one`] the slow way, every legal move played (the debug
+/// builds' check of the fast one).
+fn mates_in_one_by_playing_all(pos: &Position) -> bool {
+    let mut ml = MoveList::new();
+    pos.legal_moves(&mut ml);
+    ml.iter().any(|&m| mates_by(pos, m))
+}
+
+/// Whether `m` checks and leaves the other side without a legal move.
+fn mates_by(pos: &Position, m: Move) -> bool {
+    let mut p = pos.clone();
+    p.play(m);
+    p.is_check() && !p.has_legal_move()
 }
 
 #[cfg(test)]
@@ -187,6 +280,58 @@ mod tests {
         assert_eq!(
             king_in_two(&bare, &mut MoveList::new()),
             [RoleSet::EMPTY; 6]
+        );
+    }
+
+    #[test]
+    fn a_mate_in_one_is_found_among_the_checks_it_could_give() {
+        let mates = |fen: &str| {
+            mates_in_one(
+                &parse_fen(fen, &FEN_RULES).expect(fen).0,
+                &mut MoveList::new(),
+            )
+        };
+        // Back-rank mate by a quiet rook move.
+        assert!(mates("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"));
+        // The same with an escape square: no mate.
+        assert!(!mates("6k1/5p1p/8/8/8/8/8/R5K1 w - - 0 1"));
+        // A discovered mate: any knight move but Nxh7 uncovers the rook
+        // on a8 against the king boxed in by its pawns.
+        assert!(mates("R4N1k/6pp/8/8/8/8/8/6K1 w - - 0 1"));
+        // Mate by promotion: f8=Q (or R) against the boxed king.
+        assert!(mates("7k/5Ppp/8/8/8/8/8/6K1 w - - 0 1"));
+        // A rook on the f-file mates the king on f8 between its rooks
+        // (castling or Rf1).
+        assert!(mates("4rkr1/4p1p1/8/8/8/8/8/4K2R w K - 0 1"));
+        // Bare kings: nothing can check.
+        assert!(!mates("7k/8/8/8/8/8/8/6K1 w - - 0 1"));
+    }
+
+    #[test]
+    fn the_checks_filter_finds_every_mate_in_one_of_random_games() {
+        use rand::RngExt;
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let mut rng = crate::rng::game_rng(5, 0);
+        let (mut ml, mut scratch) = (MoveList::new(), MoveList::new());
+        let (mut positions, mut mates) = (0, 0);
+        for _ in 0..150 {
+            let (mut pos, _) = parse_fen(start, &FEN_RULES).unwrap();
+            for _ in 0..200 {
+                pos.legal_moves(&mut ml);
+                if ml.is_empty() {
+                    break;
+                }
+                let fast = mates_in_one(&pos, &mut scratch);
+                assert_eq!(fast, mates_in_one_by_playing_all(&pos));
+                positions += 1;
+                mates += fast as u32;
+                let m = ml.as_slice()[rng.random_range(0..ml.len())];
+                pos.play(m);
+            }
+        }
+        assert!(
+            positions > 10_000 && mates > 20,
+            "{positions} positions, {mates} mates"
         );
     }
 
