@@ -95,8 +95,9 @@ impl Engine {
     /// One outcome of [`Engine::wide_horizon`] played on a copy: its
     /// mover's legal captures after the roll (and a king capture played).
     /// A roll that passes the turn to another roll (a Random Move Number
-    /// throw of 1) while its roller is in check is followed by that roll
-    /// when `pass` (one level): the next roller may take the king.
+    /// throw of 1) is followed by that roll when `pass` (one level): the
+    /// next roller moves on the same board, and takes the king if the
+    /// check stands.
     #[allow(clippy::too_many_arguments)]
     fn outcome_played<G: Evaluate>(
         &mut self,
@@ -118,7 +119,7 @@ impl Engine {
         );
         match child.node() {
             Node::Terminal => terminal_value(&child, pov, ply + 1),
-            Node::Chance if pass && g.position().is_check() => {
+            Node::Chance if pass => {
                 let mut o = Outcomes::new();
                 child.chance_outcomes(&mut o);
                 let ut = self.eval.utility;
