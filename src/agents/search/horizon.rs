@@ -15,7 +15,7 @@
 //! a few instructions, not a copy of the state and a move list.
 
 use super::ordering::is_capture;
-use super::threats::{king_in_two, mates_in_one, mates_in_two_moves, takes_in_two};
+use super::threats::{king_in_two, takes_in_two};
 use super::{terminal_value, Engine, MATE};
 use crate::agents::eval::Evaluate;
 use crate::board::{Bitboard, Move, MoveKind, MoveList, Position, Role, RoleSet};
@@ -134,9 +134,7 @@ impl Engine {
             Node::Decision(mover) => {
                 // The roller mates with the moves it threw (`qmate`).
                 let moves = child.search_moves_left().min(self.qmate);
-                if (moves >= 1 && mates_in_one(child.position(), ml))
-                    || (moves >= 2 && mates_in_two_moves(child.position()))
-                {
+                if self.mate_memo.mates(child.position(), moves, ml) {
                     let v = MATE - (ply + 1 + moves as usize) as f64;
                     return if mover == pov { v } else { -v };
                 }

@@ -124,6 +124,8 @@ pub struct Engine {
     /// variant's ([`Evaluate::search_defaults`]).
     hexpand: u32,
     qmate: u32,
+    /// Mates found on the horizon's last boards (`qmate`).
+    mate_memo: threats::MateMemo,
 }
 
 impl Engine {
@@ -137,6 +139,7 @@ impl Engine {
         Engine {
             hexpand: params.hexpand.unwrap_or(params::DEFAULT_HORIZON_EXPAND),
             qmate: params.qmate.unwrap_or(SEARCH_DEFAULTS.qmate),
+            mate_memo: threats::MateMemo::default(),
             params,
             tt: None,
             heur,
@@ -185,6 +188,7 @@ impl Engine {
             self.eval.utility = utility::Utility::new(scale);
         }
         self.heur.clear();
+        self.mate_memo = threats::MateMemo::default();
         self.nodes = 0;
         self.stopped = false;
 

@@ -130,6 +130,49 @@ pub(super) fn mates_in_two_moves(pos: &Position) -> bool {
     false
 }
 
+/// The mates found on the last two boards asked about: the throws of a
+/// horizon node leave its board as it is (and those after a passing throw
+/// leave the next one), so its outcomes ask about the same boards.
+#[derive(Default)]
+pub(super) struct MateMemo {
+    slots: [Option<(u64, [Option<bool>; 2])>; 2],
+    next: usize,
+}
+
+impl MateMemo {
+    /// Whether the side to move mates with up to `moves` moves in a row
+    /// (0, 1 or 2): [`mates_in_one`], then [`mates_in_two_moves`].
+    pub(super) fn mates(&mut self, pos: &Position, moves: u32, ml: &mut MoveList) -> bool {
+        if moves == 0 {
+            return false;
+        }
+        // The board's hash leaves the en-passant square out.
+        let key = pos.hash()
+            ^ pos.ep_square().map_or(0, |e| {
+                (u64::from(e) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            });
+        let i = match self
+            .slots
+            .iter()
+            .position(|s| matches!(s, Some((k, _)) if *k == key))
+        {
+            Some(i) => i,
+            None => {
+                let i = self.next;
+                self.next ^= 1;
+                self.slots[i] = Some((key, [None, None]));
+                i
+            }
+        };
+        let found = &mut self.slots[i].as_mut().expect("slot just filled").1;
+        let one = *found[0].get_or_insert_with(|| mates_in_one(pos, ml));
+        if one || moves < 2 {
+            return one;
+        }
+        *found[1].get_or_insert_with(|| mates_in_two_moves(pos))
+    }
+}
+
 /// Whether some legal move of the side to move mates at once (or takes a
 /// king left in check). Only moves
 /// that can give check are played: those landing where a piece (or a
