@@ -236,7 +236,7 @@ impl Evaluator {
             squares: None,
             last: None,
             outcomes: Outcomes::new(),
-            utility: Utility::new(super::params::DEFAULT_UTILITY_SCALE),
+            utility: Utility::new(crate::agents::eval::SEARCH_DEFAULTS.uscale),
         }
     }
 

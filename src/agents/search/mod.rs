@@ -134,10 +134,9 @@ impl Engine {
         heur.use_killers = params.killers;
         heur.use_history = params.history;
         let mut eval = Evaluator::with_set(params.weights);
-        eval.utility =
-            utility::Utility::new(params.uscale.unwrap_or(params::DEFAULT_UTILITY_SCALE));
+        eval.utility = utility::Utility::new(params.uscale.unwrap_or(SEARCH_DEFAULTS.uscale));
         Engine {
-            hexpand: params.hexpand.unwrap_or(params::DEFAULT_HORIZON_EXPAND),
+            hexpand: params.hexpand.unwrap_or(SEARCH_DEFAULTS.hexpand),
             qmate: params.qmate.unwrap_or(SEARCH_DEFAULTS.qmate),
             mate_memo: threats::MateMemo::default(),
             params,

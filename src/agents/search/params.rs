@@ -1,6 +1,5 @@
 //! Search options and their spec syntax (`search:nodes=N,ms=T,depth=D,...`).
 
-use crate::agents::eval::SEARCH_DEFAULTS;
 use std::fmt;
 
 use super::eval::tuned::WeightSet;
@@ -35,16 +34,6 @@ pub const KEYS: &[&str] = &[
 
 /// Deepest iteration (decisions).
 pub const MAX_DEPTH: u32 = 64;
-/// Centipawns per unit of utility at chance nodes (see `utility.rs`)
-/// unless the spec sets `uscale` or the variant has its own
-/// ([`crate::agents::eval::Evaluate::search_defaults`]).
-pub const DEFAULT_UTILITY_SCALE: f64 = SEARCH_DEFAULTS.uscale;
-
-/// Chance nodes on the horizon with at most this many outcomes get a
-/// quiescence search per outcome unless the spec sets `hexpand` or the
-/// variant has its own.
-pub const DEFAULT_HORIZON_EXPAND: u32 = SEARCH_DEFAULTS.hexpand;
-
 /// Node budget when the spec gives no budget at all.
 pub const DEFAULT_NODES: u64 = 20_000;
 

@@ -1,7 +1,7 @@
 //! Quiescence search, move lists and the principal variation.
 
 use super::ordering::is_tactical;
-use super::threats::{king_in_two, mates_in_one, mates_in_two_moves, takes_in_two};
+use super::threats::{king_in_two, takes_in_two};
 use super::{Engine, INF, MATE, QS_EVASIONS, QS_MAX};
 use crate::agents::eval::Evaluate;
 use crate::board::{Move, MoveList};
@@ -34,11 +34,14 @@ impl Engine {
                 }
             }
             let moves = g.search_moves_left().min(self.qmate);
-            if moves >= 1 && mates_in_one(g.position(), &mut MoveList::new()) {
-                return MATE - (ply + 1) as f64;
-            }
-            if moves >= 2 && mates_in_two_moves(g.position()) {
-                return MATE - (ply + 2) as f64;
+            if moves >= 1 {
+                let mut ml = MoveList::new();
+                if self.mate_memo.mates(g.position(), 1, &mut ml) {
+                    return MATE - (ply + 1) as f64;
+                }
+                if moves >= 2 && self.mate_memo.mates(g.position(), 2, &mut ml) {
+                    return MATE - (ply + 2) as f64;
+                }
             }
             best = self.eval.static_value(g, me);
             if best >= beta || depth <= -QS_MAX {
