@@ -3,7 +3,8 @@
 //! `cargo run --release --example search_match -- nodes VARIANT SPEC [POSITIONS]`
 //! prints nodes per completed depth on random positions;
 //! `cargo run --release --example search_match -- match VARIANT SPEC_A SPEC_B GAMES SEED`
-//! plays `GAMES` games with colours alternated and prints A's score.
+//! plays `GAMES` games with colours alternated and prints A's score
+//! (each game's points for A and how it ended on stderr).
 
 use dicechess::agents::{play_game, Agent, AgentSpec};
 use dicechess::board::MoveList;
@@ -68,16 +69,16 @@ fn main() {
                 let mut agents = if a_first { [a, b] } else { [b, a] };
                 let mut g = AnyGame::new(&args[1], &Options::new()).unwrap();
                 let mut rng = game_rng(seed, i / 2);
-                let w = with_game!(&mut g, x => {
+                let (w, why) = with_game!(&mut g, x => {
                     play_game(x, &mut agents, &mut rng);
-                    x.winner()
+                    (x.winner(), x.termination())
                 });
                 let p = match w {
                     Some(p) => ((p == 0) == a_first) as u32 as f64,
                     None => 0.5,
                 };
                 points += p;
-                eprintln!("game {i}: {p} (total {points}/{})", i + 1);
+                eprintln!("game {i}: {p} {why:?} (total {points}/{})", i + 1);
             }
             println!("{} {} vs {}: {points}/{games}", args[1], args[2], args[3]);
         }

@@ -88,14 +88,17 @@ impl Evaluate for RandomMoveNumber {
     /// Throws on the horizon valued with their captures, passes and mates
     /// instead of a quiescence search each (the search reaches a ply
     /// deeper), and mates with the moves a throw gives looked for there
-    /// and at quiescence's stand-pat: 0.70-0.725 against
-    /// `expectimax:depth=2` at 10,000 nodes on two seeds of 200 games,
-    /// against 0.62 with the expanded horizon (docs/search.md).
+    /// and at quiescence's stand-pat: 0.746 against `expectimax:depth=2`
+    /// at 10,000 nodes over four seeds of 200 games, against 0.62 with the
+    /// expanded horizon. Chance nodes average on a flatter utility scale,
+    /// so that a throw's mate weighs more against material: 0.8325 with
+    /// 1600 cp on the same seeds (0.824 with 800, 0.79 with 3200 on one
+    /// seed; docs/search.md).
     fn search_defaults(&self) -> SearchDefaults {
         SearchDefaults {
+            uscale: 1600.0,
             hexpand: 0,
             qmate: 2,
-            ..SEARCH_DEFAULTS
         }
     }
     /// Each move left in the current turn beyond this one is worth a tempo.

@@ -104,15 +104,15 @@ fn hexpand_chooses_which_horizon_chance_nodes_are_searched() {
 }
 
 /// Random Move Number Chess values its horizon throws with their captures
-/// (`hexpand=0`) and looks for mates with up to two moves (`qmate=2`)
-/// unless the spec says otherwise; chess, whose board alone also decides
+/// (`hexpand=0`), looks for mates with up to two moves (`qmate=2`) and
+/// averages on 1600 cp (`uscale=1600`) unless the spec says otherwise; chess, whose board alone also decides
 /// mates, keeps `qmate=0` and the default `hexpand`.
 #[test]
 fn random_move_number_has_its_own_horizon_and_mate_defaults() {
     use dicechess::variants::chess::Chess;
     for g in random_move_number_positions().iter().take(6) {
         let own = search(g, "search:depth=2");
-        let set = search(g, "search:depth=2,hexpand=0,qmate=2");
+        let set = search(g, "search:depth=2,hexpand=0,qmate=2,uscale=1600");
         assert_eq!(
             (own.best, own.value, own.nodes),
             (set.best, set.value, set.nodes)
@@ -249,7 +249,8 @@ fn dice_chess3_quiescence_sees_a_king_taken_with_the_two_dice_left() {
 
 /// Three-dice DiceChess averages its chance nodes on a flatter utility
 /// scale (800 cp, `Evaluate::search_defaults`) unless the spec sets
-/// `uscale`; Dice Chess keeps the default 400.
+/// `uscale`, Random Move Number Chess on 1600 cp; Dice Chess keeps the
+/// default 400.
 #[test]
 fn each_variant_averages_with_its_own_utility_scale() {
     let mut g = DiceChess3::new(&opts("4r2k/8/8/4n3/8/8/8/4K3 w - - 0 1")).unwrap();
@@ -262,6 +263,13 @@ fn each_variant_averages_with_its_own_utility_scale() {
     let own = search(&d, "search:depth=1").value;
     assert_eq!(own, search(&d, "search:depth=1,uscale=400").value);
     assert_ne!(own, search(&d, "search:depth=1,uscale=800").value);
+    // Random Move Number Chess: 1600 cp. White's rook check may win the
+    // king when Black throws a 1 (the check stands).
+    let r = RandomMoveNumber::from_fen("7k/6p1/r7/8/8/8/8/1R4K1 w - - 0 1 move 1 0 wb 3 2", 1000)
+        .unwrap();
+    let own = search(&r, "search:depth=1").value;
+    assert_eq!(own, search(&r, "search:depth=1,uscale=1600").value);
+    assert_ne!(own, search(&r, "search:depth=1,uscale=400").value);
 }
 
 /// `king_in_two` reads the board after each first move from the moved
