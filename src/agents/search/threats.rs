@@ -189,13 +189,20 @@ pub(super) fn mates_in_one(pos: &Position, ml: &mut MoveList) -> bool {
         // be taken, which wins as a mate does.
         return true;
     }
-    let within = if shields_a_slider(pos, king) {
+    let shields = shields_a_slider(pos, king);
+    let within = if shields {
         Bitboard::FULL
     } else {
         check_squares(pos, king)
     };
     pos.legal_moves_within(within, ml);
-    let found = ml.iter().any(|&m| mates_by(pos, m));
+    // Without a shield only the moved piece can check (or a castling rook,
+    // or a pawn taken en passant uncovering a line): a move landing on
+    // another role's check square is not played.
+    let found = ml.iter().any(|&m| {
+        (shields || m.is_castle_or_en_passant() || checks_directly(pos, m, king))
+            && mates_by(pos, m)
+    });
     agrees_in_debug(found, mates_in_one_by_playing_all, pos)
 }
 
@@ -258,6 +265,21 @@ fn mates_in_one_by_playing_all(pos: &Position) -> bool {
     let mut ml = MoveList::new();
     pos.legal_moves(&mut ml);
     ml.iter().any(|&m| mates_by(pos, m))
+}
+
+/// Whether the piece `m` moves (as the role it lands as) attacks `king`
+/// from its new square.
+fn checks_directly(pos: &Position, m: Move, king: Square) -> bool {
+    let Some(role) = pos.role_at(m.from()) else {
+        return false;
+    };
+    let lands = match m.kind() {
+        MoveKind::Promotion(r) => r,
+        _ => role,
+    };
+    let occ = (pos.occupied() & !Bitboard::from_square(m.from())) | Bitboard::from_square(m.to());
+    pos.role_attacks(pos.turn(), lands, m.to(), occ)
+        .contains(king)
 }
 
 /// Whether `m` checks and leaves the other side without a legal move.
