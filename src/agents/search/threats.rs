@@ -32,15 +32,11 @@ pub(super) fn king_in_two(pos: &Position, ml: &mut MoveList) -> [RoleSet; 6] {
                 Bitboard::from_square(m.to()),
             );
             let occ = (pos.occupied() & !from) | to;
-            let lands = match m.kind() {
-                MoveKind::Promotion(r) => r,
-                _ => a,
-            };
-            let mut set = roles_among(pos, pos.attackers_to(king, us, occ) & !from & !to);
-            if pos.role_attacks(us, lands, m.to(), occ).contains(king) {
-                set = set.with(lands);
+            let set = roles_among(pos, pos.attackers_to(king, us, occ) & !from & !to);
+            match checks_directly(pos, m, a, king) {
+                Some(lands) => set.with(lands),
+                None => set,
             }
-            set
         };
         out[a.index()].0 |= attackers.0;
     }
@@ -200,8 +196,12 @@ pub(super) fn mates_in_one(pos: &Position, ml: &mut MoveList) -> bool {
     // or a pawn taken en passant uncovering a line): a move landing on
     // another role's check square is not played.
     let found = ml.iter().any(|&m| {
-        (shields || m.is_castle_or_en_passant() || checks_directly(pos, m, king))
-            && mates_by(pos, m)
+        let direct = || {
+            pos.role_at(m.from())
+                .and_then(|r| checks_directly(pos, m, r, king))
+                .is_some()
+        };
+        (shields || m.is_castle_or_en_passant() || direct()) && mates_by(pos, m)
     });
     agrees_in_debug(found, mates_in_one_by_playing_all, pos)
 }
@@ -267,12 +267,11 @@ fn mates_in_one_by_playing_all(pos: &Position) -> bool {
     ml.iter().any(|&m| mates_by(pos, m))
 }
 
-/// Whether the piece `m` moves (as the role it lands as) attacks `king`
-/// from its new square.
-fn checks_directly(pos: &Position, m: Move, king: Square) -> bool {
-    let Some(role) = pos.role_at(m.from()) else {
-        return false;
-    };
+/// The role the piece of role `role` that `m` moves lands as (a
+/// promotion's, else its own), if from its new square it attacks `king`
+/// (through the occupancy after the move; castlings and en passant move
+/// or remove a second piece, which this leaves out).
+fn checks_directly(pos: &Position, m: Move, role: Role, king: Square) -> Option<Role> {
     let lands = match m.kind() {
         MoveKind::Promotion(r) => r,
         _ => role,
@@ -280,6 +279,7 @@ fn checks_directly(pos: &Position, m: Move, king: Square) -> bool {
     let occ = (pos.occupied() & !Bitboard::from_square(m.from())) | Bitboard::from_square(m.to());
     pos.role_attacks(pos.turn(), lands, m.to(), occ)
         .contains(king)
+        .then_some(lands)
 }
 
 /// Whether `m` checks and leaves the other side without a legal move.
