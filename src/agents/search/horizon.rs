@@ -134,7 +134,12 @@ impl Engine {
             Node::Decision(mover) => {
                 // The roller mates with the moves it threw (`qmate`).
                 let moves = child.search_moves_left().min(self.qmate);
-                if self.mate_memo.mates(child.position(), moves, ml) {
+                // Valued at the turn's full length, found sooner or not.
+                if self
+                    .mate_memo
+                    .shortest_mate(child.position(), moves, ml)
+                    .is_some()
+                {
                     let v = MATE - (ply + 1 + moves as usize) as f64;
                     return if mover == pov { v } else { -v };
                 }

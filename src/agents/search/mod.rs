@@ -133,8 +133,8 @@ impl Engine {
         let mut heur = Heuristics::new();
         heur.use_killers = params.killers;
         heur.use_history = params.history;
-        let mut eval = Evaluator::with_set(params.weights);
-        eval.utility = utility::Utility::new(params.uscale.unwrap_or(SEARCH_DEFAULTS.uscale));
+        // The utility scale is the variant's, so each search sets it.
+        let eval = Evaluator::with_set(params.weights);
         Engine {
             hexpand: params.hexpand.unwrap_or(SEARCH_DEFAULTS.hexpand),
             qmate: params.qmate.unwrap_or(SEARCH_DEFAULTS.qmate),

@@ -36,11 +36,8 @@ impl Engine {
             let moves = g.search_moves_left().min(self.qmate);
             if moves >= 1 {
                 let mut ml = MoveList::new();
-                if self.mate_memo.mates(g.position(), 1, &mut ml) {
-                    return MATE - (ply + 1) as f64;
-                }
-                if moves >= 2 && self.mate_memo.mates(g.position(), 2, &mut ml) {
-                    return MATE - (ply + 2) as f64;
+                if let Some(n) = self.mate_memo.shortest_mate(g.position(), moves, &mut ml) {
+                    return MATE - (ply + n as usize) as f64;
                 }
             }
             best = self.eval.static_value(g, me);

@@ -136,11 +136,17 @@ pub(super) struct MateMemo {
 }
 
 impl MateMemo {
-    /// Whether the side to move mates with up to `moves` moves in a row
-    /// (0, 1 or 2): [`mates_in_one`], then [`mates_in_two_moves`].
-    pub(super) fn mates(&mut self, pos: &Position, moves: u32, ml: &mut MoveList) -> bool {
+    /// The fewest moves in a row (up to `moves`: 0, 1 or 2) with which
+    /// the side to move mates, if it can: [`mates_in_one`], then
+    /// [`mates_in_two_moves`]. One lookup serves both lengths.
+    pub(super) fn shortest_mate(
+        &mut self,
+        pos: &Position,
+        moves: u32,
+        ml: &mut MoveList,
+    ) -> Option<u32> {
         if moves == 0 {
-            return false;
+            return None;
         }
         // The board's hash leaves the en-passant square out.
         let key = pos.hash()
@@ -161,11 +167,10 @@ impl MateMemo {
             }
         };
         let found = &mut self.slots[i].as_mut().expect("slot just filled").1;
-        let one = *found[0].get_or_insert_with(|| mates_in_one(pos, ml));
-        if one || moves < 2 {
-            return one;
+        if *found[0].get_or_insert_with(|| mates_in_one(pos, ml)) {
+            return Some(1);
         }
-        *found[1].get_or_insert_with(|| mates_in_two_moves(pos))
+        (moves >= 2 && *found[1].get_or_insert_with(|| mates_in_two_moves(pos))).then_some(2)
     }
 }
 
