@@ -123,17 +123,28 @@ def vs_baselines(
     opponents: list[str],
     nodes: int,
     games: int,
-    seed: int,
+    seeds: list[int],
     threads: int | None,
 ) -> list[str]:
+    """One row per variant, opponent and seed; with several seeds, also a
+    row of all their games (a score one seed gives can be that seed's)."""
     rows = []
     for v in variants:
         for opp in opponents:
             a = f"search:nodes={nodes}"
-            pts = match(v, a, opp, games, seed, threads)
-            r = row(f"{v}: {a} vs {opp}", pts, games)
-            print(r, flush=True)
-            rows.append(r)
+            total = 0.0
+            for seed in seeds:
+                pts = match(v, a, opp, games, seed, threads)
+                total += pts
+                label = f"{v}: {a} vs {opp}" + (f" (seed {seed})" if len(seeds) > 1 else "")
+                rows.append(row(label, pts, games))
+                print(rows[-1], flush=True)
+            if len(seeds) > 1:
+                seeds_named = ", ".join(map(str, seeds))
+                rows.append(
+                    row(f"**{v}: {a} vs {opp} (seeds {seeds_named})**", total, games * len(seeds))
+                )
+                print(rows[-1], flush=True)
     return rows
 
 
@@ -186,6 +197,12 @@ def main() -> None:
     p.add_argument("--nodes", type=int, default=10000)
     p.add_argument("--threads", type=int, default=None)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--baseline-seeds",
+        default=None,
+        help="comma-separated seeds of the baseline matches (default: --seed); with "
+        "several, each seed gets a row and all the games one more",
+    )
     p.add_argument("--only", default="stockfish,ladder,baselines")
     args = p.parse_args()
     only = args.only.split(",")
@@ -205,10 +222,14 @@ def main() -> None:
     if "baselines" in only:
         variants = args.baseline_variants.split(",")
         opponents = args.baseline_opponents.split(";")
+        seeds = [int(x) for x in (args.baseline_seeds or str(args.seed)).split(",")]
         rows = vs_baselines(
-            variants, opponents, args.nodes, args.baseline_games, args.seed, args.threads
+            variants, opponents, args.nodes, args.baseline_games, seeds, args.threads
         )
-        write_section(args.baseline_section, "\n".join([HEADER, *rows, "", stamp]))
+        stamp_b = stamp
+        if len(seeds) > 1:
+            stamp_b = stamp.replace(f"seed {args.seed}", f"seeds {', '.join(map(str, seeds))}")
+        write_section(args.baseline_section, "\n".join([HEADER, *rows, "", stamp_b]))
 
 
 if __name__ == "__main__":
