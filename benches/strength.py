@@ -206,7 +206,12 @@ def main() -> None:
     p.add_argument("--only", default="stockfish,ladder,baselines")
     args = p.parse_args()
     only = args.only.split(",")
-    stamp = f"_{time.strftime('%Y-%m-%d')}, seed {args.seed}; written by benches/strength.py_"
+
+    def stamp_of(seeds: list[int]) -> str:
+        which = f"seed {seeds[0]}" if len(seeds) == 1 else f"seeds {', '.join(map(str, seeds))}"
+        return f"_{time.strftime('%Y-%m-%d')}, {which}; written by benches/strength.py_"
+
+    stamp = stamp_of([args.seed])
     if "stockfish" in only:
         rows = vs_stockfish(
             [int(x) for x in args.levels.split(",")], args.games, args.ms, args.seed, args.spec
@@ -226,10 +231,7 @@ def main() -> None:
         rows = vs_baselines(
             variants, opponents, args.nodes, args.baseline_games, seeds, args.threads
         )
-        stamp_b = stamp
-        if len(seeds) > 1:
-            stamp_b = stamp.replace(f"seed {args.seed}", f"seeds {', '.join(map(str, seeds))}")
-        write_section(args.baseline_section, "\n".join([HEADER, *rows, "", stamp_b]))
+        write_section(args.baseline_section, "\n".join([HEADER, *rows, "", stamp_of(seeds)]))
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@
 //! already sees a piece left en prise to the next roll.
 
 use crate::common::{apply_named, search, walk_random_game};
-use dicechess::agents::search::SearchResult;
+use dicechess::agents::search::eval::Evaluator;
+use dicechess::agents::search::utility::Utility;
+use dicechess::agents::search::{Params, SearchResult, MATE};
 use dicechess::variants::dice_chess::DiceChess;
 use dicechess::variants::dice_chess3::DiceChess3;
 use dicechess::variants::random_move_number::RandomMoveNumber;
@@ -295,4 +297,42 @@ fn dice_chess3_two_move_threats_agree_with_playing_each_move() {
         }
     }
     assert!(searched >= 30, "{searched}");
+}
+
+/// Dice Chess: a check that only the king can answer passes the turn on
+/// every roll without a king or a double (20 rolls in 36), and the checker
+/// then takes the king on its rolls with a queen or a double (16 in 36).
+/// With `hcheck` a depth-1 search values the queen's check on the horizon
+/// by that chance (about 0.25 of a won game); without it the check is
+/// worth no more than the board.
+#[test]
+fn dice_chess_depth_one_values_a_check_by_the_pass_and_king_capture_it_allows() {
+    let mut g = DiceChess::new(&opts("r3k3/p7/8/8/8/8/8/3QK3 w - - 0 1")).unwrap();
+    apply_named(&mut g, "QK");
+    let blind = search(&g, "search:depth=1,hcheck=0");
+    let seeing = search(&g, "search:depth=1");
+    assert_eq!(g.san(seeing.best), "Qe2+");
+    assert_ne!(g.san(blind.best), "Qe2+");
+    // The check's value: the board `b` on every roll but the passes, and
+    // on those the king (a win, counted 4 plies from the root as the
+    // horizon counts a pass and a roll) or the board again, averaged in
+    // utility.
+    let mut after = g.clone();
+    after.play(seeing.best);
+    let b = Evaluator::with_set(Params::default().weights).static_value(&after, 0);
+    let u = Utility::new(400.0);
+    let win = u.utility(MATE - 4.0);
+    let passed = 16.0 / 36.0 * win + 20.0 / 36.0 * u.utility(b);
+    let want = u.centipawns(16.0 / 36.0 * u.utility(b) + 20.0 / 36.0 * passed);
+    assert!(
+        (seeing.value - want).abs() < 1e-6,
+        "{} != {want}",
+        seeing.value
+    );
+    assert!(
+        seeing.value > blind.value,
+        "{} {}",
+        seeing.value,
+        blind.value
+    );
 }

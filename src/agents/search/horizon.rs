@@ -58,12 +58,37 @@ impl Engine {
         } else {
             -(MATE - (ply + 3) as f64)
         };
+        // A roller in check (Dice Chess) passes on the rolls that show no
+        // role with an answer, and the checker then takes the king on its
+        // rolls that show an attacker: those rolls are played out, once
+        // (every such roll leads to the same pass).
+        let checked = self.params.hcheck && in_two.is_none() && g.position().is_check();
+        let answers = (by_role.is_some() && checked).then(|| {
+            let pos = g.position();
+            pos.legal_moves(&mut ml);
+            ml.iter()
+                .filter_map(|m| pos.role_at(m.from()))
+                .fold(RoleSet::EMPTY, RoleSet::with)
+        });
+        let mut passed: Option<f64> = None;
         let mut sum = 0.0;
         for &(id, p) in o.as_slice() {
             if p <= 0.0 {
                 continue;
             }
-            let fast = match (&by_role, g.search_roll_roles(id)) {
+            let roles = g.search_roll_roles(id);
+            if let (Some(answers), Some(roles)) = (answers, roles) {
+                if (roles.0 & answers.0) == 0 {
+                    let v = match passed {
+                        Some(v) => v,
+                        None => *passed
+                            .insert(self.outcome_played(g, id, base, pov, ply, &mut ml, true)),
+                    };
+                    sum += p * ut.utility(v);
+                    continue;
+                }
+            }
+            let fast = match (&by_role, roles) {
                 (Some((gains, king)), Some(roles)) if (roles.0 & king.0) == 0 => {
                     let gain = Role::ALL
                         .iter()

@@ -5,10 +5,11 @@
 //! when in check), a transposition table keyed by
 //! [`crate::variants::Game::search_key`], move ordering (table move,
 //! MVV-LVA, killers, history), check extension, null-move pruning (only
-//! where the variant offers [`crate::variants::Game::search_null`]) and
-//! late-move reductions. Chance nodes are searched with Star1 and Star2
-//! probing over the exact outcome distribution ([`chance`]), or over a
-//! bounded sample of outcomes (`sample=K`).
+//! where the variant offers [`crate::variants::Game::search_null`]),
+//! late-move reductions and futility pruning one decision above a horizon
+//! of rolls (where the variant turns it on). Chance nodes are searched
+//! with Star1 and Star2 probing over the exact outcome distribution
+//! ([`chance`]), or over a bounded sample of outcomes (`sample=K`).
 //!
 //! Values are centipawns for a player ("pov"), passed down explicitly: a
 //! decision node of the other player negates, one of the same player
@@ -120,10 +121,13 @@ pub struct Engine {
     moves: Vec<Vec<(i32, Move)>>,
     /// The best root move of the iteration in progress, once searched.
     root_best: Option<(Move, f64)>,
-    /// `hexpand` and `qmate` of the current search: the spec's, else the
-    /// variant's ([`Evaluate::search_defaults`]).
+    /// `hexpand`, `qmate` and `futility` of the current search: the
+    /// spec's, else the variant's ([`Evaluate::search_defaults`]), set by
+    /// every [`Engine::search`] (the leaf evaluator, which never calls it,
+    /// keeps the common defaults).
     hexpand: u32,
     qmate: u32,
+    futility: bool,
     /// Mates found on the horizon's last boards (`qmate`).
     mate_memo: threats::MateMemo,
 }
@@ -138,6 +142,7 @@ impl Engine {
         Engine {
             hexpand: params.hexpand.unwrap_or(SEARCH_DEFAULTS.hexpand),
             qmate: params.qmate.unwrap_or(SEARCH_DEFAULTS.qmate),
+            futility: params.futility.unwrap_or(SEARCH_DEFAULTS.futility),
             mate_memo: threats::MateMemo::default(),
             params,
             tt: None,
@@ -183,6 +188,7 @@ impl Engine {
         let scale = self.params.uscale.unwrap_or(own.uscale);
         self.hexpand = self.params.hexpand.unwrap_or(own.hexpand);
         self.qmate = self.params.qmate.unwrap_or(own.qmate);
+        self.futility = self.params.futility.unwrap_or(own.futility);
         if self.eval.utility.scale() != scale {
             self.eval.utility = utility::Utility::new(scale);
         }
@@ -461,11 +467,28 @@ impl Engine {
         let mut best = -INF;
         let mut best_move = Move::NULL;
         let pos = g.position();
+        // Futility: one decision above the horizon, a move that ends the
+        // turn without check leaves the roll to the other player, whose
+        // captures and mates on the horizon can only lower the mover's
+        // static value, so that value bounds the move's.
+        let futile = self.futility && depth == 1 && !in_check;
         for i in 0..buf.len() {
             let m = pick(&mut buf, i);
             let mut child = g.clone();
             child.search_play(m);
             let reducible = !in_check && !is_tactical(pos, m);
+            if futile
+                && i > 0
+                && !child.position().is_check()
+                && matches!(child.node(), Node::Chance)
+                && child.position().turn() != pos.turn()
+            {
+                let f = self.eval.static_value(&child, me);
+                if f <= alpha {
+                    best = best.max(f);
+                    continue;
+                }
+            }
             let v = self.child_value(&child, depth, i, reducible, alpha, beta, me, ply);
             if self.stopped {
                 self.moves[ply] = buf;

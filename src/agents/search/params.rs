@@ -30,6 +30,8 @@ pub const KEYS: &[&str] = &[
     "merge",
     "hking",
     "qmate",
+    "futility",
+    "hcheck",
 ];
 
 /// Deepest iteration (decisions).
@@ -97,12 +99,21 @@ pub struct Params {
     /// in two moves, one die each (three-dice DiceChess), is valued as the
     /// king's capture (`horizon.rs`).
     pub hking: bool,
+    /// With `hcap`, a wide horizon roll that cannot answer a check passes
+    /// the turn and is followed by the checker's roll, which may take the
+    /// king (Dice Chess, `horizon.rs`).
+    pub hcheck: bool,
     /// Quiescence's stand-pat looks for a mate with up to this many of
     /// the mover's moves left in the turn (`threats.rs`): 0 never, 1 a
     /// mate in one move, 2 also a mate with two moves in a row (`None`:
     /// the variant's own). The wide horizon's rolls are valued with the
     /// same mates.
     pub qmate: Option<u32>,
+    /// Futility pruning one decision above the horizon: a move that ends
+    /// the turn without check and hands the roll to the other player is not
+    /// searched when its static value (an upper bound of its horizon
+    /// value) cannot reach alpha (`None`: the variant's own).
+    pub futility: Option<bool>,
 }
 
 impl Default for Params {
@@ -131,7 +142,9 @@ impl Default for Params {
             hexpand: None,
             merge: true,
             hking: true,
+            hcheck: true,
             qmate: None,
+            futility: None,
         }
     }
 }
@@ -149,6 +162,7 @@ impl Params {
             nmp: false,
             star2: false,
             check_ext: false,
+            futility: Some(false),
             ..Params::default()
         }
     }
@@ -200,7 +214,9 @@ impl Params {
                 "hcap" => p.hcap = flag()?,
                 "merge" => p.merge = flag()?,
                 "hking" => p.hking = flag()?,
+                "hcheck" => p.hcheck = flag()?,
                 "qmate" => p.qmate = Some(int(0, 2)? as u32),
+                "futility" => p.futility = Some(flag()?),
                 "qsearch" => p.qsearch = flag()?,
                 "qchance" => {
                     p.qchance = match v {
@@ -261,6 +277,7 @@ impl fmt::Display for Params {
             ("hcap", self.hcap, d.hcap),
             ("merge", self.merge, d.merge),
             ("hking", self.hking, d.hking),
+            ("hcheck", self.hcheck, d.hcheck),
         ];
         for (k, v, dv) in flags {
             if v != dv {
@@ -277,6 +294,9 @@ impl fmt::Display for Params {
         // the spec gave is printed, even one equal to a variant's.
         if let Some(q) = self.qmate {
             parts.push(format!("qmate={q}"));
+        }
+        if let Some(on) = self.futility {
+            parts.push(format!("futility={}", on as u8));
         }
         if let Some(h) = self.hexpand {
             parts.push(format!("hexpand={h}"));
