@@ -351,6 +351,8 @@ fn search_specs_parse_print_and_reject() {
         "search:nodes=64,hcap=0,hexpand=0",
         "search:nodes=64,qmate=0,hexpand=8",
         "search:nodes=64,qmate=2",
+        "search:nodes=64,hcheck=0,futility=1",
+        "search:nodes=64,futility=0",
     ] {
         let spec = AgentSpec::parse(s).unwrap();
         assert_eq!(spec.to_string(), s);
@@ -364,6 +366,8 @@ fn search_specs_parse_print_and_reject() {
         ("search:lmr=2", "lmr must be 0 or 1"),
         ("search:hexpand=-1", "hexpand must be an integer"),
         ("search:qmate=3", "qmate must be an integer from 0 to 2"),
+        ("search:futility=2", "futility must be 0 or 1"),
+        ("search:hcheck=yes", "hcheck must be 0 or 1"),
     ] {
         let e = AgentSpec::parse(s).unwrap_err().to_string();
         assert!(e.contains(why), "{s}: {e}");
