@@ -434,55 +434,55 @@ fn search_keys_include_the_variant_state() {
 /// search visits fewer nodes.
 #[test]
 fn futility_pruning_keeps_the_value_and_saves_nodes() {
-    let (mut nodes_on, mut nodes_off) = (0, 0);
-    let mut checked = 0;
-    for (variant, seed) in [("dice_chess", 1), ("dice_chess", 2), ("vegas", 3)] {
-        let mut rng = game_rng(seed, 0);
-        let (mut ml, mut o) = (MoveList::new(), Outcomes::new());
-        let mut g = dicechess::variants::AnyGame::new(variant, &Options::new()).unwrap();
-        for ply in 0..60 {
-            let node = dicechess::with_game!(&g, x => x.node());
-            if node == Node::Terminal {
-                break;
-            }
-            if ply % 10 == 9 && matches!(node, Node::Decision(_)) {
-                // Depth 3 in one game (the slow one), depth 2 in all.
-                let depths: &[u32] = if seed == 1 { &[2, 3] } else { &[2] };
-                for &depth in depths {
-                    let [on, off] = [true, false].map(|f| {
-                        let p = Params {
-                            futility: Some(f),
-                            ..Params::plain(depth)
-                        };
-                        dicechess::with_game!(&g, x => Engine::new(p).search(
-                            x, &mut game_rng(1, 0), (None, None, None), None))
-                    });
-                    assert!(
-                        (on.value - off.value).abs() < 1e-6,
-                        "{variant} seed {seed} ply {ply} depth {depth}: {} != {}",
-                        on.value,
-                        off.value
-                    );
-                    nodes_on += on.nodes;
-                    nodes_off += off.nodes;
-                    checked += 1;
-                }
-            }
-            dicechess::with_game!(&mut g, x => match x.node() {
-                Node::Chance => {
-                    let a = dicechess::sim::sample_outcome(x, &mut rng, &mut o);
-                    x.apply_outcome(a);
-                }
-                _ => {
-                    let m = dicechess::sim::random_move(x, &mut rng, &mut ml);
-                    x.play(m);
-                }
-            });
-        }
-    }
+    use dicechess::variants::dice_chess::DiceChess;
+    // (searches compared, nodes with futility, nodes without)
+    let mut totals = (0, 0, 0);
+    // Depth 3 in one game (the slow one), depth 2 in all.
+    let mut d = DiceChess::new(&Options::new()).unwrap();
+    compare_futility(&mut d, 1, &[2, 3], &mut totals);
+    let mut d = DiceChess::new(&Options::new()).unwrap();
+    compare_futility(&mut d, 2, &[2], &mut totals);
+    let mut v = Vegas::new(&Options::new()).unwrap();
+    compare_futility(&mut v, 3, &[2], &mut totals);
+    let (checked, nodes_on, nodes_off) = totals;
     assert!(checked >= 10, "only {checked} searches compared");
     assert!(
         nodes_on < nodes_off,
         "futility pruning saved no nodes: {nodes_on} against {nodes_off}"
     );
+}
+
+/// Searches every tenth state of the first 60 of a random game (seed
+/// `seed`) that is a decision node at each of `depths`, with and without
+/// `futility`, asserting equal values and adding to `totals`.
+fn compare_futility<G: Evaluate>(
+    g: &mut G,
+    seed: u64,
+    depths: &[u32],
+    totals: &mut (u32, u64, u64),
+) {
+    crate::common::walk_random_game(g, seed, 0, |g, step| {
+        if step >= 60 || step % 10 != 9 || !matches!(g.node(), Node::Decision(_)) {
+            return;
+        }
+        for &depth in depths {
+            let [on, off] = [true, false].map(|f| {
+                let p = Params {
+                    futility: Some(f),
+                    ..Params::plain(depth)
+                };
+                Engine::new(p).search(g, &mut game_rng(1, 0), (None, None, None), None)
+            });
+            assert!(
+                (on.value - off.value).abs() < 1e-6,
+                "{} step {step} depth {depth}: {} != {}",
+                g.fen(),
+                on.value,
+                off.value
+            );
+            totals.0 += 1;
+            totals.1 += on.nodes;
+            totals.2 += off.nodes;
+        }
+    });
 }

@@ -15,7 +15,7 @@
 //! a few instructions, not a copy of the state and a move list.
 
 use super::ordering::is_capture;
-use super::threats::{king_in_two, takes_in_two};
+use super::threats::{king_in_two, roles_among, takes_in_two};
 use super::{terminal_value, Engine, MATE};
 use crate::agents::eval::Evaluate;
 use crate::board::{Bitboard, Move, MoveKind, MoveList, Position, Role, RoleSet};
@@ -66,9 +66,10 @@ impl Engine {
         let answers = (by_role.is_some() && checked).then(|| {
             let pos = g.position();
             pos.legal_moves(&mut ml);
-            ml.iter()
-                .filter_map(|m| pos.role_at(m.from()))
-                .fold(RoleSet::EMPTY, RoleSet::with)
+            let from = ml
+                .iter()
+                .fold(Bitboard::EMPTY, |b, m| b | Bitboard::from_square(m.from()));
+            roles_among(pos, from)
         });
         let mut passed: Option<f64> = None;
         let mut sum = 0.0;

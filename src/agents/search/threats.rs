@@ -54,7 +54,7 @@ fn agrees_in_debug<T: PartialEq + std::fmt::Debug>(
 }
 
 /// The roles of the pieces `set` of `pos`.
-fn roles_among(pos: &Position, set: Bitboard) -> RoleSet {
+pub(super) fn roles_among(pos: &Position, set: Bitboard) -> RoleSet {
     Role::ALL
         .into_iter()
         .filter(|&r| (set & pos.by_role(r)).any())
