@@ -2,6 +2,9 @@
 //!
 //! `cargo run --release --example search_match -- nodes VARIANT SPEC [POSITIONS]`
 //! prints nodes per completed depth on random positions;
+//! `cargo run --release --example search_match -- cost VARIANT SPEC [POSITIONS]`
+//! prints what one decision of any agent costs on random positions (nodes
+//! of `expectimax`/`greedy`, simulations and evaluated states of `mcts`);
 //! `cargo run --release --example search_match -- match VARIANT SPEC_A SPEC_B GAMES SEED`
 //! plays `GAMES` games with colours alternated and prints A's score
 //! (each game's points for A and how it ended on stderr).
@@ -56,6 +59,39 @@ fn main() {
                     "pos {i}: depth {} nodes {} value {:.0}",
                     r.depth, r.nodes, r.value
                 );
+            }
+        }
+        "cost" => {
+            let n: u64 = args.get(3).map_or(20, |s| s.parse().unwrap());
+            let mut costs = Vec::new();
+            for i in 0..n {
+                let g = position(&args[1], i, 10 + 3 * i as u32);
+                let mut a = Agent::new(AgentSpec::parse(&args[2]).unwrap());
+                let decided = with_game!(&g, x => {
+                    if !matches!(x.node(), Node::Decision(_)) { continue; }
+                    a.select(x, &mut game_rng(i, 0));
+                    true
+                });
+                let cost = (a.nodes(), a.simulations(), a.evaluated());
+                // A lone legal move is played without a search.
+                if decided && cost != (0, 0, 0) {
+                    costs.push(cost);
+                }
+            }
+            for (i, name) in ["nodes", "simulations", "evaluated states"]
+                .iter()
+                .enumerate()
+            {
+                let mut v: Vec<u64> = costs.iter().map(|c| [c.0, c.1, c.2][i]).collect();
+                v.sort_unstable();
+                if let (Some(lo), Some(hi)) = (v.first(), v.last()) {
+                    println!(
+                        "{}: {} positions, {name} per decision: median {}, min {lo}, max {hi}",
+                        args[1],
+                        v.len(),
+                        v[v.len() / 2]
+                    );
+                }
             }
         }
         "match" => {

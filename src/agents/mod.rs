@@ -213,6 +213,12 @@ impl Agent {
         self.tree.simulations
     }
 
+    /// States MCTS evaluated since creation (what its `nodes` budget
+    /// counts: static evaluations, quiescence nodes and terminal states).
+    pub fn evaluated(&self) -> u64 {
+        self.tree.evaluated
+    }
+
     /// The search depth of a `greedy` (1) or `expectimax` agent; `None`
     /// for agents that do not value states by expectimax.
     pub fn search_depth(&self) -> Option<u32> {

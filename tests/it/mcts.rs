@@ -125,6 +125,17 @@ fn the_node_budget_is_exact_and_bounds_the_work() {
     assert!(a.simulations() > 1, "{}", a.simulations());
     // Quiescence leaves and priors cost several nodes a simulation.
     assert!(a.simulations() < 3000, "{}", a.simulations());
+    // The budget counts evaluated states: the search stops at the first
+    // simulation that starts with 3,000 or more behind it.
+    assert_eq!(a.evaluated(), b.evaluated());
+    assert!(a.evaluated() >= 3000, "{}", a.evaluated());
+    let per_sim = a.evaluated() as f64 / a.simulations() as f64;
+    assert!(
+        (a.evaluated() as f64) < 3000.0 + 20.0 * per_sim.max(1.0),
+        "{} evaluated in {} simulations",
+        a.evaluated(),
+        a.simulations()
+    );
     // Simulations that end on a proven result count too: a mate in one
     // does not run the node budget forever.
     let g = Chess::new(&fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")).unwrap();
