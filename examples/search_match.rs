@@ -72,9 +72,9 @@ fn main() {
                     a.select(x, &mut game_rng(i, 0));
                     true
                 });
-                let cost = (a.nodes(), a.simulations(), a.evaluated());
+                let cost = [a.nodes(), a.simulations(), a.evaluated()];
                 // A lone legal move is played without a search.
-                if decided && cost != (0, 0, 0) {
+                if decided && cost != [0; 3] {
                     costs.push(cost);
                 }
             }
@@ -82,7 +82,7 @@ fn main() {
                 .iter()
                 .enumerate()
             {
-                let mut v: Vec<u64> = costs.iter().map(|c| [c.0, c.1, c.2][i]).collect();
+                let mut v: Vec<u64> = costs.iter().map(|c| c[i]).collect();
                 v.sort_unstable();
                 if let (Some(lo), Some(hi)) = (v.first(), v.last()) {
                     println!(
