@@ -5,6 +5,10 @@
 //! `cargo run --release --example search_match -- cost VARIANT SPEC [POSITIONS]`
 //! prints what one decision of any agent costs on random positions (nodes
 //! of `expectimax`/`greedy`, simulations and evaluated states of `mcts`);
+//! `cargo run --release --example search_match -- trees SPEC` prints what
+//! the search found (move, value, depth, nodes, principal variation) on
+//! six random positions of every variant: two builds whose outputs are
+//! byte-identical searched the same trees (for speed work);
 //! `cargo run --release --example search_match -- match VARIANT SPEC_A SPEC_B GAMES SEED`
 //! plays `GAMES` games with colours alternated and prints A's score
 //! (each game's points for A and how it ended on stderr).
@@ -12,7 +16,7 @@
 use dicechess::agents::{play_game, Agent, AgentSpec};
 use dicechess::board::MoveList;
 use dicechess::sim::{game_rng, random_move, sample_outcome};
-use dicechess::variants::{AnyGame, Game, Node, Options, Outcomes};
+use dicechess::variants::{AnyGame, Game, Node, Options, Outcomes, VARIANTS};
 use dicechess::with_game;
 
 fn position(variant: &str, seed: u64, plies: u32) -> AnyGame {
@@ -118,6 +122,23 @@ fn main() {
             }
             println!("{} {} vs {}: {points}/{games}", args[1], args[2], args[3]);
         }
-        _ => panic!("mode: nodes | match"),
+        "trees" => {
+            for v in VARIANTS {
+                for i in 0..6 {
+                    let g = position(v, i, 10 + 4 * i as u32);
+                    let mut a = Agent::new(AgentSpec::parse(&args[1]).unwrap());
+                    let r = with_game!(&g, x => {
+                        if !matches!(x.node(), Node::Decision(_)) { continue; }
+                        a.search_info(x, &mut game_rng(i, 0), (None, None, None), None)
+                    })
+                    .unwrap();
+                    println!(
+                        "{v} {i}: {:?} {:.4} depth {} nodes {} pv {:?}",
+                        r.best, r.value, r.depth, r.nodes, r.pv
+                    );
+                }
+            }
+        }
+        _ => panic!("mode: nodes | cost | trees | match"),
     }
 }

@@ -214,15 +214,63 @@ fn taper(phase: i32, squares: i32) -> f64 {
     phase.min(full_phase) as f64 / full_phase as f64
 }
 
-/// Evaluates states for a player, caching the last board evaluated (the
-/// outcomes of a roll often leave the board as it was).
+/// Boards valued already, by Zobrist key (direct-mapped): the outcomes of
+/// a roll leave the board as it was, so in Vegas and the Dice Chess games
+/// 70-94% of the boards a search values were valued before (about half in
+/// Fluky, 8-28% in chess; 4k-16k entries).
+struct BoardCache {
+    /// `(hash, occupied squares, value)`; allocated at the first use.
+    entries: Vec<(u64, u64, f64)>,
+    /// The entry read or written last (the outcomes of one roll are valued
+    /// one after the other).
+    last: (u64, u64, f64),
+}
+
+/// Entries of a [`BoardCache`] (24 bytes each: 192 KiB, within a core's L2;
+/// 768 KiB saved more instructions and no time).
+const BOARD_CACHE_BITS: u32 = 13;
+
+impl BoardCache {
+    fn slot(p: &Position) -> usize {
+        (p.hash() >> (64 - BOARD_CACHE_BITS)) as usize
+    }
+    /// The value stored for `p`'s board. A hit needs the 64-bit key and
+    /// the occupancy to agree (a zeroed entry can only match an empty board
+    /// with key 0, whose value is 0).
+    fn get(&mut self, p: &Position) -> Option<f64> {
+        let key = (p.hash(), p.occupied().0);
+        if (self.last.0, self.last.1) == key {
+            return Some(self.last.2);
+        }
+        let &e = self.entries.get(Self::slot(p))?;
+        if (e.0, e.1) == key {
+            self.last = e;
+            return Some(e.2);
+        }
+        None
+    }
+    fn put(&mut self, p: &Position, v: f64) {
+        if self.entries.is_empty() {
+            self.entries = vec![(0, 0, 0.0); 1 << BOARD_CACHE_BITS];
+        }
+        self.last = (p.hash(), p.occupied().0, v);
+        self.entries[Self::slot(p)] = self.last;
+    }
+    /// Forgets every value (the weights changed).
+    fn clear(&mut self) {
+        self.entries.clear();
+        self.last = (0, 0, 0.0);
+    }
+}
+
+/// Evaluates states for a player, caching the boards evaluated.
 pub struct Evaluator {
     weights: Weights,
     /// Where `weights` come from per board size (`None`: fixed weights).
     set: Option<tuned::WeightSet>,
     /// Piece-square values of `weights` for the last geometry evaluated.
     squares: Option<SquareTable>,
-    last: Option<(Position, u64, f64)>,
+    boards: BoardCache,
     outcomes: Outcomes,
     /// How values are averaged at chance nodes.
     pub utility: Utility,
@@ -234,7 +282,10 @@ impl Evaluator {
             weights,
             set: None,
             squares: None,
-            last: None,
+            boards: BoardCache {
+                entries: Vec::new(),
+                last: (0, 0, 0.0),
+            },
             outcomes: Outcomes::new(),
             utility: Utility::new(crate::agents::eval::SEARCH_DEFAULTS.uscale),
         }
@@ -257,11 +308,6 @@ impl Evaluator {
     fn white_cp<G: Evaluate>(&mut self, g: &G) -> f64 {
         let p = g.position();
         let extra = 100.0 * g.extra() + g.search_terms();
-        if let Some((lp, h, v)) = &self.last {
-            if *h == p.hash() && lp == p {
-                return v + extra;
-            }
-        }
         let geo = p.geometry();
         let (files, ranks) = (geo.files as i32, geo.ranks as i32);
         let sq = match &self.squares {
@@ -270,12 +316,17 @@ impl Evaluator {
                 if let Some(set) = self.set {
                     self.weights = set.weights(files, ranks);
                 }
+                self.boards.clear();
                 self.squares
                     .insert(SquareTable::new(&self.weights, files, ranks))
             }
         };
+        if let Some(v) = self.boards.get(p) {
+            debug_assert_eq!(v.to_bits(), board_cp(p, &self.weights, sq).to_bits());
+            return v + extra;
+        }
         let v = board_cp(p, &self.weights, sq);
-        self.last = Some((p.clone(), p.hash(), v));
+        self.boards.put(p, v);
         v + extra
     }
 
