@@ -7,35 +7,38 @@
 use super::common::{Outcomes, MAX_OUTCOMES};
 use super::Action;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// Fixed chance outcomes with their running sums (serialised as the
-/// outcomes, a list of pairs).
+/// outcomes, a list of pairs). Shared, not copied, by clones: a search
+/// clones the game at every node.
 #[derive(Clone, Serialize, Deserialize)]
 #[serde(from = "Outcomes", into = "Outcomes")]
-pub struct ChanceTable {
+pub struct ChanceTable(Arc<Table>);
+
+struct Table {
     outcomes: Outcomes,
     /// `sums[i]`: the probabilities of outcomes `0..=i` added up in order,
     /// as [`Outcomes::sample`] adds them; infinite past the outcomes (a
-    /// fixed length: the count has no loop exit to mispredict). On the heap:
-    /// the games that keep a table stay small.
-    sums: Box<[f64; MAX_OUTCOMES]>,
+    /// fixed length: the count has no loop exit to mispredict).
+    sums: [f64; MAX_OUTCOMES],
 }
 
 impl From<Outcomes> for ChanceTable {
     fn from(outcomes: Outcomes) -> ChanceTable {
-        let mut sums = Box::new([f64::INFINITY; MAX_OUTCOMES]);
+        let mut sums = [f64::INFINITY; MAX_OUTCOMES];
         let mut acc = 0.0;
         for (s, &(_, p)) in sums.iter_mut().zip(outcomes.as_slice()) {
             acc += p;
             *s = acc;
         }
-        ChanceTable { outcomes, sums }
+        ChanceTable(Arc::new(Table { outcomes, sums }))
     }
 }
 
 impl From<ChanceTable> for Outcomes {
     fn from(t: ChanceTable) -> Outcomes {
-        t.outcomes
+        t.0.outcomes
     }
 }
 
@@ -43,7 +46,7 @@ impl ChanceTable {
     /// The outcomes.
     #[inline(always)]
     pub fn outcomes(&self) -> &Outcomes {
-        &self.outcomes
+        &self.0.outcomes
     }
 
     /// The outcome [`Outcomes::sample`] gives for `u` in `[0, 1)`: the first
@@ -52,8 +55,8 @@ impl ChanceTable {
     /// outcome if every sum is (rounding).
     #[inline]
     pub fn sample(&self, u: f64) -> Action {
-        let below: usize = self.sums.iter().map(|&s| (s <= u) as usize).sum();
-        let items = self.outcomes.as_slice();
+        let below: usize = self.0.sums.iter().map(|&s| (s <= u) as usize).sum();
+        let items = self.0.outcomes.as_slice();
         debug_assert!(!items.is_empty(), "a chance table without outcomes");
         items[below.min(items.len() - 1)].0
     }
@@ -74,7 +77,7 @@ mod tests {
             crate::with_game!(&g, x => x.chance_outcomes(&mut out));
             let t = ChanceTable::from(out);
             let mut us: Vec<f64> = (0..100_000).map(|i| i as f64 / 100_000.0).collect();
-            for &s in &t.sums[..out.len()] {
+            for &s in &t.0.sums[..out.len()] {
                 us.extend([s, s.next_down(), s.next_up()].iter().filter(|u| **u < 1.0));
             }
             us.push(1.0f64.next_down());

@@ -1,6 +1,7 @@
 //! Types every variant shares: nodes, terminations, errors, options,
 //! chance outcome lists and the repetition table.
 
+use super::key_list::KeyList;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -394,9 +395,9 @@ impl Progress {
 }
 
 /// Repetition keys recorded since the last irreversible move.
-#[derive(Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct RepetitionTable {
-    keys: Vec<u64>,
+    keys: KeyList,
     /// A one-hash Bloom filter of `keys`: most positions are new, and a
     /// clear bit says so without scanning the keys (a variable-length scan
     /// every ply costs a mispredicted loop exit). Not state: rebuilt when
@@ -409,20 +410,6 @@ pub struct RepetitionTable {
 }
 
 const SEEN_WORDS: usize = 8;
-
-/// A clone has room for the next keys: searches clone a state and play a
-/// move on it (one allocation, not an allocation and a reallocation).
-impl Clone for RepetitionTable {
-    fn clone(&self) -> Self {
-        let mut keys = Vec::with_capacity(self.keys.len() + 4);
-        keys.extend_from_slice(&self.keys);
-        RepetitionTable {
-            keys,
-            seen: self.seen,
-            seen_len: self.seen_len,
-        }
-    }
-}
 
 impl RepetitionTable {
     /// The word and bit of `key` in the filter (top bits: Zobrist keys are
@@ -442,7 +429,7 @@ impl RepetitionTable {
         }
         if self.seen_len != self.keys.len() {
             self.seen = [0; SEEN_WORDS];
-            for &k in &self.keys {
+            for &k in self.keys.iter() {
                 let (w, b) = Self::slot(k);
                 self.seen[w] |= b;
             }
@@ -464,7 +451,7 @@ impl RepetitionTable {
     }
     /// The last recorded key.
     pub fn last(&self) -> Option<u64> {
-        self.keys.last().copied()
+        self.keys.last()
     }
 }
 

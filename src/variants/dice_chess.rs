@@ -54,6 +54,7 @@ const NAME: &str = "dice_chess";
 
 pub use dice::START_FEN;
 use dice::{FEN_RULES, LAYOUT};
+use std::sync::Arc;
 
 const EXTRA_PLANES: [&str; 6] = [
     "roll_pawn",
@@ -97,9 +98,9 @@ pub struct DiceChess {
     standing: bool,
     /// Forced passes so far (bounded by `max_plies`).
     passes: u32,
-    die_faces: String,
-    table: Outcomes,
-    start_fen: String,
+    die_faces: Arc<str>,
+    table: Arc<Outcomes>,
+    start_fen: Arc<str>,
     progress: Progress,
     /// The rolled player's legal moves, generated once by `apply_outcome`
     /// (it must know whether there is any) for `legal_moves`.
@@ -148,9 +149,9 @@ impl DiceChess {
             roll: None,
             standing: false,
             passes: 0,
-            die_faces,
-            table,
-            start_fen: fen,
+            die_faces: die_faces.into(),
+            table: table.into(),
+            start_fen: fen.into(),
             progress: Progress::new(max_plies),
             legal: LegalCache::default(),
         };
@@ -465,9 +466,9 @@ impl Game for DiceChess {
     }
     fn options(&self) -> Options {
         let mut o = Options::new();
-        o.insert("fen".into(), self.start_fen.clone().into());
+        o.insert("fen".into(), (*self.start_fen).into());
         o.insert("max_plies".into(), self.progress.max_plies.into());
-        o.insert("die_faces".into(), self.die_faces.clone().into());
+        o.insert("die_faces".into(), (*self.die_faces).into());
         o
     }
 }

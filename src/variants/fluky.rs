@@ -36,6 +36,7 @@ use crate::encode::observation::fill_squares;
 use crate::notation::fen::{parse_fen, write_fen, FenRules};
 use crate::notation::san;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// The default setup (docs/rules.md §2 ruling).
 pub const START_FEN: &str = "2k2/ppppp/5/PPPPP/2K2 w - - 0 1";
@@ -102,10 +103,10 @@ pub struct Fluky {
     skip: RollSkip,
     /// Outcome probabilities by id (0 where the face is absent).
     probs: [f64; 4],
-    die_faces: String,
+    die_faces: Arc<str>,
     /// Goal squares by colour (the enemy king's start square).
     goals: [Square; 2],
-    start_fen: String,
+    start_fen: Arc<str>,
 }
 
 impl Fluky {
@@ -159,9 +160,9 @@ impl Fluky {
             metamorph,
             skip,
             probs,
-            die_faces,
+            die_faces: die_faces.into(),
             goals,
-            start_fen,
+            start_fen: start_fen.into(),
         };
         if g.pending.is_none() {
             g.finish_move(true);
@@ -475,10 +476,10 @@ impl Game for Fluky {
     }
     fn options(&self) -> Options {
         let mut o = Options::new();
-        o.insert("fen".into(), self.start_fen.clone().into());
+        o.insert("fen".into(), (*self.start_fen).into());
         o.insert("max_plies".into(), self.progress.max_plies.into());
         o.insert("roll_skip_on_check".into(), self.skip.name().into());
-        o.insert("die_faces".into(), self.die_faces.clone().into());
+        o.insert("die_faces".into(), (*self.die_faces).into());
         o.insert("goal_white".into(), square_name(self.goals[0]).into());
         o.insert("goal_black".into(), square_name(self.goals[1]).into());
         o

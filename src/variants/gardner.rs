@@ -13,6 +13,7 @@ use super::*;
 use crate::board::{Geometry, PawnStyle, RoleSet};
 use crate::notation::fen::{parse_fen, FenRules};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// Gardner's setup.
 pub const START_FEN: &str = "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1";
@@ -39,7 +40,7 @@ pub type Gardner = Orthodox<GardnerRules>;
 /// ([`Endings::SMALL`]); the state also keeps the start FEN (an option).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GardnerRules {
-    start_fen: String,
+    start_fen: Arc<str>,
 }
 
 impl OrthodoxRules for GardnerRules {
@@ -53,7 +54,7 @@ impl OrthodoxRules for GardnerRules {
     const NULL_MOVE: bool = false;
     type Legal = NoMemo;
     fn options(&self, out: &mut Options) {
-        out.insert("fen".into(), self.start_fen.clone().into());
+        out.insert("fen".into(), (*self.start_fen).into());
     }
 }
 
@@ -75,6 +76,12 @@ impl Gardner {
                 "there is no castling in Gardner minichess; the castling field must be '-'".into(),
             ));
         }
-        Ok(Orthodox::start(pos, max_plies, GardnerRules { start_fen }))
+        Ok(Orthodox::start(
+            pos,
+            max_plies,
+            GardnerRules {
+                start_fen: start_fen.into(),
+            },
+        ))
     }
 }

@@ -36,6 +36,7 @@ pub mod endings;
 pub mod fluky;
 pub mod gardner;
 pub mod identity;
+mod key_list;
 mod king_capture;
 mod legal_cache;
 pub mod orthodox;

@@ -151,18 +151,22 @@ impl Engine {
         // compared in centipawns.
         let ut = self.eval.utility;
         let (ua, ub) = (ut.utility(alpha), ut.utility(beta));
-        // Per outcome: lower and upper bound of its value for `pov` (cp).
-        let mut bounds = vec![(LO, HI); outcomes.len()];
+        // Per outcome: lower and upper bound of its value for `pov` (cp),
+        // and their utilities (computed once: `tanh` is not cheap).
+        let mut memo = ut.memo();
+        let unknown = ((LO, HI), (memo.utility(LO), memo.utility(HI)));
+        let mut bounds = vec![unknown; outcomes.len()];
         if self.params.star2 && depth >= 1 && outcomes.len() > 1 {
             let (mut lo_sum, mut hi_sum) = (0.0, 0.0);
             for (i, (child, p)) in outcomes.iter().enumerate() {
                 let p = *p;
-                bounds[i] = self.probe(child, depth, alpha, beta, pov, ply + 1);
+                let b = self.probe(child, depth, alpha, beta, pov, ply + 1);
                 if self.stopped {
                     return 0.0;
                 }
-                lo_sum += p * ut.utility(bounds[i].0);
-                hi_sum += p * ut.utility(bounds[i].1);
+                bounds[i] = (b, (memo.utility(b.0), memo.utility(b.1)));
+                lo_sum += p * bounds[i].1 .0;
+                hi_sum += p * bounds[i].1 .1;
             }
             if lo_sum >= ub {
                 return ut.centipawns(lo_sum);
@@ -171,23 +175,21 @@ impl Engine {
                 return ut.centipawns(hi_sum);
             }
         }
-        let bound_u = |b: (f64, f64)| (ut.utility(b.0), ut.utility(b.1));
         // Bounds of the expectation over the outcomes after the current one.
         let mut rest_lo: f64 = outcomes
             .iter()
             .zip(&bounds)
-            .map(|(o, b)| o.1 * bound_u(*b).0)
+            .map(|(o, b)| o.1 * b.1 .0)
             .sum();
         let mut rest_hi: f64 = outcomes
             .iter()
             .zip(&bounds)
-            .map(|(o, b)| o.1 * bound_u(*b).1)
+            .map(|(o, b)| o.1 * b.1 .1)
             .sum();
         let mut sum = 0.0;
         for (i, (child, p)) in outcomes.iter().enumerate() {
             let p = *p;
-            let (lo, hi) = bounds[i];
-            let (lo_u, hi_u) = bound_u(bounds[i]);
+            let ((lo, hi), (lo_u, hi_u)) = bounds[i];
             rest_lo -= p * lo_u;
             rest_hi -= p * hi_u;
             let a = ut.centipawns((ua - sum - rest_hi) / p);
@@ -204,7 +206,7 @@ impl Engine {
             if self.stopped {
                 return 0.0;
             }
-            sum += p * ut.utility(v);
+            sum += p * memo.utility(v);
             if v <= a {
                 return ut.centipawns(sum + rest_hi);
             }

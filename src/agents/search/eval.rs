@@ -375,6 +375,7 @@ impl Evaluator {
             return self.static_value(g, pov);
         }
         let mut sum = 0.0;
+        let mut memo = self.utility.memo();
         for &(id, p) in o.as_slice() {
             if p <= 0.0 {
                 continue;
@@ -386,7 +387,7 @@ impl Evaluator {
             } else {
                 self.static_value(&child, pov)
             };
-            sum += p * self.utility.utility(v);
+            sum += p * memo.utility(v);
         }
         self.outcomes = o;
         self.utility.centipawns(sum)

@@ -29,6 +29,7 @@ impl Engine {
         let mut o = Outcomes::new();
         g.chance_outcomes(&mut o);
         let ut = self.eval.utility;
+        let mut memo = ut.memo();
         let base = self.eval.static_value(g, pov);
         let mut ml = MoveList::new();
         // Best gain per role of the side to roll, and the roles that can
@@ -85,7 +86,7 @@ impl Engine {
                         None => *passed
                             .insert(self.outcome_played(g, id, base, pov, ply, &mut ml, true)),
                     };
-                    sum += p * ut.utility(v);
+                    sum += p * memo.utility(v);
                     continue;
                 }
             }
@@ -113,7 +114,7 @@ impl Engine {
                 Some(v) => v,
                 None => self.outcome_played(g, id, base, pov, ply, &mut ml, true),
             };
-            sum += p * ut.utility(v);
+            sum += p * memo.utility(v);
         }
         ut.centipawns(sum)
     }
@@ -149,10 +150,11 @@ impl Engine {
                 let mut o = Outcomes::new();
                 child.chance_outcomes(&mut o);
                 let ut = self.eval.utility;
+                let mut memo = ut.memo();
                 let mut sum = 0.0;
                 for &(next, p) in o.as_slice() {
                     let v = self.outcome_played(&child, next, base, pov, ply + 1, ml, false);
-                    sum += p * ut.utility(v);
+                    sum += p * memo.utility(v);
                 }
                 ut.centipawns(sum)
             }

@@ -41,6 +41,7 @@ use crate::encode::observation::fill_plane;
 use crate::notation::fen::{parse_fen, write_fen, FenRules};
 use crate::notation::san;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// The standard starting position (empty stocks).
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
@@ -89,7 +90,7 @@ pub struct Cubic {
     pos: Position,
     /// `stock[colour][i]`: how many of `STOCK_ROLES[i]` the colour holds.
     stock: [[u8; 4]; 2],
-    start_fen: String,
+    start_fen: Arc<str>,
     progress: Progress,
 }
 
@@ -124,7 +125,7 @@ impl Cubic {
         let mut g = Cubic {
             pos,
             stock,
-            start_fen,
+            start_fen: start_fen.into(),
             progress: Progress::new(max_plies),
         };
         g.progress.record(g.repetition_key(), true);
@@ -284,7 +285,7 @@ impl Game for Cubic {
     }
     fn options(&self) -> Options {
         let mut o = Options::new();
-        o.insert("fen".into(), self.start_fen.clone().into());
+        o.insert("fen".into(), (*self.start_fen).into());
         o.insert("max_plies".into(), self.progress.max_plies.into());
         o
     }

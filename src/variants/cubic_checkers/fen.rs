@@ -171,7 +171,7 @@ pub fn parse(text: &str, max_plies: u32) -> Result<CubicCheckers, String> {
         paused,
         jump: None,
         progress: Progress::new(max_plies),
-        start_fen: String::new(),
+        start_fen: "".into(),
         left: None,
         next: Default::default(),
     };

@@ -44,6 +44,7 @@ use crate::board::{square, square_name, Bitboard, Geometry, Piece, Role, Square}
 use crate::encode::observation::{fill_plane, fill_squares};
 use moves::JumpBoard;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// The setup (docs/rules.md §7).
 pub const START_FEN: &str = "1n1r1r1n/b1b1b1b1/8/8/8/8/1B1B1B1B/N1R1R1N1 w - - 0 1";
@@ -107,7 +108,7 @@ pub struct CubicCheckers {
     paused: [Option<Square>; 2],
     jump: Option<Jump>,
     progress: Progress,
-    start_fen: String,
+    start_fen: Arc<str>,
     /// Derived, not state (worked out again when missing): the most cubes
     /// the current decision's move must still jump, and its legal moves,
     /// both as `play` found them for the position it led to (so a
@@ -128,7 +129,7 @@ impl CubicCheckers {
         let start_fen = fen.unwrap_or_else(|| START_FEN.to_string());
         let mut g = fen::parse(&start_fen, max_plies)
             .map_err(|m| GameError::new(format!("cubic_checkers FEN {start_fen:?}: {m}")))?;
-        g.start_fen = start_fen;
+        g.start_fen = start_fen.into();
         if g.jump.is_none() {
             g.update_result();
         }
@@ -511,7 +512,7 @@ impl Game for CubicCheckers {
     }
     fn options(&self) -> Options {
         let mut o = Options::new();
-        o.insert("fen".into(), self.start_fen.clone().into());
+        o.insert("fen".into(), (*self.start_fen).into());
         o.insert("max_plies".into(), self.progress.max_plies.into());
         o
     }

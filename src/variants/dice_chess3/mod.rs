@@ -64,6 +64,7 @@ const NAME: &str = "dice_chess3";
 
 pub use dice::START_FEN;
 use dice::{FEN_RULES, LAYOUT};
+use std::sync::Arc;
 
 const EXTRA_PLANES: [&str; 12] = [
     "roll_pawn",
@@ -114,7 +115,7 @@ pub struct DiceChess3 {
     /// Whether the turn so far had a capture or pawn move.
     turn_reset: bool,
     table: ChanceTable,
-    start_fen: String,
+    start_fen: Arc<str>,
     progress: Progress,
     /// The first decision's candidates (the pseudo-legal moves of the
     /// roll), found by `apply_outcome` with the turn's maximum (they share
@@ -153,7 +154,7 @@ impl DiceChess3 {
             need: 0,
             turn_reset: false,
             table: dice::outcome_table(3, &[1; 6]).into(),
-            start_fen: fen.clone(),
+            start_fen: fen.clone().into(),
             progress: Progress::new(max_plies),
             first: Default::default(),
         };
@@ -485,7 +486,7 @@ impl Game for DiceChess3 {
     }
     fn options(&self) -> Options {
         let mut o = Options::new();
-        o.insert("fen".into(), self.start_fen.clone().into());
+        o.insert("fen".into(), (*self.start_fen).into());
         o.insert("max_plies".into(), self.progress.max_plies.into());
         o
     }

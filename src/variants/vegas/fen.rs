@@ -109,10 +109,10 @@ impl Vegas {
             phase: Phase::Chance,
             roll: None,
             free,
-            die_a,
-            die_b,
-            table: Box::new(OutcomeTable(table)),
-            start_fen: fen.to_string(),
+            die_a: die_a.into(),
+            die_b: die_b.into(),
+            table: Arc::new(OutcomeTable(table)),
+            start_fen: fen.into(),
             progress: Progress::new(max_plies),
         };
         g.progress.record(g.pos.repetition_key(), true);

@@ -67,6 +67,7 @@ use crate::encode::observation::fill_plane;
 use crate::notation::fen::{parse_fen, write_fen, FenRules};
 use crate::notation::san;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::sync::Arc;
 
 /// The standard starting position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -155,10 +156,10 @@ pub struct Vegas {
     /// Whether the side to move's previous move gave check (meaningful when
     /// it is not in check).
     free: bool,
-    die_a: String,
-    die_b: String,
-    table: Box<OutcomeTable>,
-    start_fen: String,
+    die_a: Arc<str>,
+    die_b: Arc<str>,
+    table: Arc<OutcomeTable>,
+    start_fen: Arc<str>,
     progress: Progress,
 }
 
@@ -437,10 +438,10 @@ impl Game for Vegas {
     }
     fn options(&self) -> Options {
         let mut o = Options::new();
-        o.insert("fen".into(), self.start_fen.clone().into());
+        o.insert("fen".into(), (*self.start_fen).into());
         o.insert("max_plies".into(), self.progress.max_plies.into());
-        o.insert("die_a".into(), self.die_a.clone().into());
-        o.insert("die_b".into(), self.die_b.clone().into());
+        o.insert("die_a".into(), (*self.die_a).into());
+        o.insert("die_b".into(), (*self.die_b).into());
         o
     }
 }
