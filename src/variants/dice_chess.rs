@@ -98,6 +98,8 @@ pub struct DiceChess {
     standing: bool,
     /// Forced passes so far (bounded by `max_plies`).
     passes: u32,
+    /// Options fixed for the game: shared by clones (a search clones the
+    /// state at every node).
     die_faces: Arc<str>,
     table: Arc<Outcomes>,
     start_fen: Arc<str>,

@@ -103,6 +103,7 @@ pub struct Fluky {
     skip: RollSkip,
     /// Outcome probabilities by id (0 where the face is absent).
     probs: [f64; 4],
+    /// Shared by clones, as `start_fen` (a search clones at every node).
     die_faces: Arc<str>,
     /// Goal squares by colour (the enemy king's start square).
     goals: [Square; 2],

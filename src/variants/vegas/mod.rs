@@ -156,6 +156,8 @@ pub struct Vegas {
     /// Whether the side to move's previous move gave check (meaningful when
     /// it is not in check).
     free: bool,
+    /// Options fixed for the game: shared by clones (a search clones the
+    /// state at every node).
     die_a: Arc<str>,
     die_b: Arc<str>,
     table: Arc<OutcomeTable>,
