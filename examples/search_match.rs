@@ -13,6 +13,7 @@
 //! plays `GAMES` games with colours alternated and prints A's score
 //! (each game's points for A and how it ended on stderr).
 
+use dicechess::agents::search::SearchResult;
 use dicechess::agents::{play_game, Agent, AgentSpec};
 use dicechess::board::MoveList;
 use dicechess::sim::{game_rng, random_move, sample_outcome};
@@ -46,19 +47,28 @@ fn position(variant: &str, seed: u64, plies: u32) -> AnyGame {
     g
 }
 
+/// What the search agent `spec` finds on random position `i` of `variant`
+/// (after `10 + 4 * i` random decisions), if that is a decision.
+fn search_position(variant: &str, spec: &str, i: u64) -> Option<SearchResult> {
+    let g = position(variant, i, 10 + 4 * i as u32);
+    let mut a = Agent::new(AgentSpec::parse(spec).unwrap());
+    with_game!(&g, x => {
+        if !matches!(x.node(), Node::Decision(_)) {
+            return None;
+        }
+        Some(a.search_info(x, &mut game_rng(i, 0), (None, None, None), None).unwrap())
+    })
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args[0].as_str() {
         "nodes" => {
             let n: u64 = args.get(3).map_or(6, |s| s.parse().unwrap());
             for i in 0..n {
-                let g = position(&args[1], i, 10 + 4 * i as u32);
-                let mut a = Agent::new(AgentSpec::parse(&args[2]).unwrap());
-                let r = with_game!(&g, x => {
-                    if !matches!(x.node(), Node::Decision(_)) { continue; }
-                    a.search_info(x, &mut game_rng(i, 0), (None, None, None), None)
-                })
-                .unwrap();
+                let Some(r) = search_position(&args[1], &args[2], i) else {
+                    continue;
+                };
                 println!(
                     "pos {i}: depth {} nodes {} value {:.0}",
                     r.depth, r.nodes, r.value
@@ -125,13 +135,9 @@ fn main() {
         "trees" => {
             for v in VARIANTS {
                 for i in 0..6 {
-                    let g = position(v, i, 10 + 4 * i as u32);
-                    let mut a = Agent::new(AgentSpec::parse(&args[1]).unwrap());
-                    let r = with_game!(&g, x => {
-                        if !matches!(x.node(), Node::Decision(_)) { continue; }
-                        a.search_info(x, &mut game_rng(i, 0), (None, None, None), None)
-                    })
-                    .unwrap();
+                    let Some(r) = search_position(v, &args[1], i) else {
+                        continue;
+                    };
                     println!(
                         "{v} {i}: {:?} {:.4} depth {} nodes {} pv {:?}",
                         r.best, r.value, r.depth, r.nodes, r.pv
