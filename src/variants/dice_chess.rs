@@ -101,7 +101,7 @@ pub struct DiceChess {
     /// Options fixed for the game: shared by clones (a search clones the
     /// state at every node).
     die_faces: Arc<str>,
-    table: Arc<Outcomes>,
+    table: ChanceTable,
     start_fen: Arc<str>,
     progress: Progress,
     /// The rolled player's legal moves, generated once by `apply_outcome`
@@ -342,7 +342,7 @@ impl Game for DiceChess {
     }
     fn chance_outcomes(&self, out: &mut Outcomes) {
         if self.phase == Phase::Chance {
-            out.copy_from(&self.table);
+            out.copy_from(self.table.outcomes());
         } else {
             out.clear();
         }
