@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 from collections.abc import Callable
 
 import dicechess as dc
+from dicechess.analysis import wilson_interval
 
 Policy = Callable[[dc.State], int]
 
@@ -53,14 +53,8 @@ def make_player(spec: str, seed: int) -> Policy:
 
 def roll(state: dc.State, rng: random.Random) -> int:
     """One outcome drawn from the chance node's distribution (one draw)."""
-    r = rng.random()
-    acc = 0.0
-    outcomes = state.chance_outcomes()
-    for outcome, p in outcomes:
-        acc += p
-        if r <= acc:
-            return outcome
-    return outcomes[-1][0]
+    outcomes, probs = zip(*state.chance_outcomes())
+    return rng.choices(outcomes, weights=probs)[0]
 
 
 def play(player: str, opponent: str, game: int, seed: int, variant: str) -> float:
@@ -81,15 +75,6 @@ def play(player: str, opponent: str, game: int, seed: int, variant: str) -> floa
     return 0.5 if winner is None else float(winner == side)
 
 
-def wilson(points: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson interval of a score (draws count half)."""
-    s = points / n
-    d = 1 + z * z / n
-    c = (s + z * z / (2 * n)) / d
-    h = z * math.sqrt(s * (1 - s) / n + z * z / (4 * n * n)) / d
-    return c - h, c + h
-
-
 def main(argv: list[str] | None = None) -> list[float]:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("player", help="agent spec, or bydice:A|B|C")
@@ -103,7 +88,7 @@ def main(argv: list[str] | None = None) -> list[float]:
         ap.error("--games must be at least 1")
     points = [play(a.player, a.opponent, i, a.seed, a.variant) for i in range(a.games)]
     total = sum(points)
-    lo, hi = wilson(total, a.games)
+    lo, hi = wilson_interval(total, a.games)
     print(
         f"{a.variant}: {a.player} vs {a.opponent}, seed {a.seed}: "
         f"{total:g}/{a.games} = {total / a.games:.4f} [{lo:.3f}, {hi:.3f}]"
