@@ -40,6 +40,10 @@ pub struct SearchDefaults {
     pub qmate: u32,
     /// Futility pruning one decision above the horizon (`futility`).
     pub futility: bool,
+    /// Reverse futility, late-move and quiet-move futility pruning (`prune`).
+    pub prune: bool,
+    /// Static exchange evaluation in quiescence and ordering (`see`).
+    pub see: bool,
 }
 
 /// The defaults of every variant that does not set its own.
@@ -48,6 +52,8 @@ pub const SEARCH_DEFAULTS: SearchDefaults = SearchDefaults {
     hexpand: 8,
     qmate: 0,
     futility: false,
+    prune: false,
+    see: false,
 };
 
 /// What an agent needs from a variant beyond [`Game`]: an optional
@@ -74,7 +80,18 @@ pub trait Evaluate: Game {
     }
 }
 
-impl Evaluate for Chess {}
+impl Evaluate for Chess {
+    /// The pruning of alternating-move engines: every decision is the
+    /// other player's reply, and every recapture an exchange counts is
+    /// allowed.
+    fn search_defaults(&self) -> SearchDefaults {
+        SearchDefaults {
+            prune: true,
+            see: true,
+            ..SEARCH_DEFAULTS
+        }
+    }
+}
 impl Evaluate for Fluky {}
 impl Evaluate for Gardner {}
 impl Evaluate for Vegas {

@@ -71,6 +71,35 @@ fn chess_winning_capture_within_a_node_budget() {
     assert_eq!(best_san(&g, "search:nodes=2000"), "Ra1#");
 }
 
+/// Chess's pruning (`prune`: reverse futility, late-move and quiet-move
+/// futility; `see`: losing captures out of quiescence) reaches deeper on
+/// the same node budget (the tactics above are found with it on), and
+/// stays off where the variant does not turn it on.
+#[test]
+fn chess_pruning_reaches_deeper_at_equal_nodes() {
+    let middlegames = [
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8",
+        "r2q1rk1/1p1nbppp/p2pbn2/4p3/4P3/1NN1BP2/PPPQ2PP/R3KB1R w KQ - 1 10",
+        "r1bqr1k1/pp1n1pbp/2pp1np1/4p3/2PPP3/2N2NP1/PP3PBP/R1BQR1K1 w - - 0 10",
+        "2rq1rk1/pb1nbppp/1p2pn2/2pp4/2PP4/1PN1PN2/PB2BPPP/2RQ1RK1 w - - 0 11",
+    ];
+    let (mut on, mut off) = (0, 0);
+    for fen in middlegames {
+        let g = chess(fen);
+        on += search(&g, "search:nodes=100000").depth;
+        off += search(&g, "search:nodes=100000,prune=0,see=0").depth;
+    }
+    assert!(on >= off + 4, "depths {on} with pruning, {off} without");
+    // Outside chess the defaults leave both off: equal trees.
+    let g = Fluky::new("fluky", &opts(&[])).unwrap();
+    let a = search(&g, "search:nodes=3000");
+    let b = search(&g, "search:nodes=3000,prune=0,see=0");
+    assert_eq!(
+        (a.best, a.value.to_bits(), a.nodes),
+        (b.best, b.value.to_bits(), b.nodes)
+    );
+}
+
 #[test]
 fn cubic_mate_and_capture() {
     let g = Cubic::new(&opts(&[("fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")])).unwrap();
@@ -353,6 +382,7 @@ fn search_specs_parse_print_and_reject() {
         "search:nodes=64,qmate=2",
         "search:nodes=64,hcheck=0,futility=1",
         "search:nodes=64,futility=0",
+        "search:nodes=64,prune=0,see=1",
     ] {
         let spec = AgentSpec::parse(s).unwrap();
         assert_eq!(spec.to_string(), s);
@@ -368,6 +398,8 @@ fn search_specs_parse_print_and_reject() {
         ("search:qmate=3", "qmate must be an integer from 0 to 2"),
         ("search:futility=2", "futility must be 0 or 1"),
         ("search:hcheck=yes", "hcheck must be 0 or 1"),
+        ("search:see=2", "see must be 0 or 1"),
+        ("search:prune=x", "prune must be 0 or 1"),
     ] {
         let e = AgentSpec::parse(s).unwrap_err().to_string();
         assert!(e.contains(why), "{s}: {e}");

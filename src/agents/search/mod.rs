@@ -25,6 +25,7 @@ mod leaf;
 mod ordering;
 pub mod params;
 mod qsearch;
+mod see;
 mod threats;
 mod tt;
 pub mod utility;
@@ -56,6 +57,17 @@ const MAX_CHANCE_CHAIN: u32 = 4;
 const QS_MAX: i32 = 16;
 /// Quiescence plies that search every evasion when in check.
 const QS_EVASIONS: i32 = 2;
+/// Reverse futility (`prune`): deepest depth, and the margin per depth by
+/// which the static value must beat beta.
+const RFP_DEPTH: i32 = 6;
+const RFP_MARGIN: f64 = 90.0;
+/// Late-move pruning (`prune`): quiet moves searched at depth 1, 2, 3
+/// before the rest are skipped.
+const LMP_MOVES: [usize; 4] = [0, 5, 8, 13];
+/// Quiet-move futility (`prune`): deepest depth, and the margin per depth
+/// a quiet move may add to the static value.
+const FUTILITY_DEPTH: i32 = 2;
+const FUTILITY_MARGIN: f64 = 120.0;
 
 /// What a search found.
 #[derive(Clone, Debug)]
@@ -128,6 +140,9 @@ pub struct Engine {
     hexpand: u32,
     qmate: u32,
     futility: bool,
+    /// `prune` and `see` of the current search (the same way).
+    prune: bool,
+    see: bool,
     /// Mates found on the horizon's last boards (`qmate`).
     mate_memo: threats::MateMemo,
 }
@@ -143,6 +158,8 @@ impl Engine {
             hexpand: params.hexpand.unwrap_or(SEARCH_DEFAULTS.hexpand),
             qmate: params.qmate.unwrap_or(SEARCH_DEFAULTS.qmate),
             futility: params.futility.unwrap_or(SEARCH_DEFAULTS.futility),
+            prune: params.prune.unwrap_or(SEARCH_DEFAULTS.prune),
+            see: params.see.unwrap_or(SEARCH_DEFAULTS.see),
             mate_memo: threats::MateMemo::default(),
             params,
             tt: None,
@@ -189,6 +206,9 @@ impl Engine {
         self.hexpand = self.params.hexpand.unwrap_or(own.hexpand);
         self.qmate = self.params.qmate.unwrap_or(own.qmate);
         self.futility = self.params.futility.unwrap_or(own.futility);
+        self.prune = self.params.prune.unwrap_or(own.prune);
+        self.see = self.params.see.unwrap_or(own.see);
+        self.heur.use_see = self.see;
         if self.eval.utility.scale() != scale {
             self.eval.utility = utility::Utility::new(scale);
         }
@@ -437,6 +457,22 @@ impl Engine {
             }
         }
         let in_check = g.position().is_check();
+        // Pruning near the leaves at non-PV nodes (`prune`): the static
+        // value far above beta fails high at once (reverse futility);
+        // far below alpha, quiet moves are skipped below.
+        let prune = self.prune && !pv_node && !in_check;
+        let static_eval = if prune && depth <= RFP_DEPTH {
+            self.eval.static_value(g, me)
+        } else {
+            0.0
+        };
+        if prune
+            && depth <= RFP_DEPTH
+            && beta.abs() < MATE_BOUND
+            && static_eval - RFP_MARGIN * depth as f64 >= beta
+        {
+            return static_eval;
+        }
         if self.params.nmp && !pv_node && !in_check && depth >= 3 && beta.abs() < MATE_BOUND {
             // Not with king and pawns only (zugzwang).
             let pos = g.position();
@@ -472,11 +508,39 @@ impl Engine {
         // captures and mates on the horizon can only lower the mover's
         // static value, so that value bounds the move's.
         let futile = self.futility && depth == 1 && !in_check;
-        for i in 0..buf.len() {
+        let mut quiets = 0;
+        let mut i = 0;
+        while i < buf.len() {
             let m = pick(&mut buf, i);
+            let reducible = !in_check && !is_tactical(pos, m);
+            // A late quiet move near the leaves, or one that cannot lift
+            // the static value to alpha, is not searched unless it may
+            // give check. Both tests only get truer along the list (more
+            // quiet moves, a higher alpha), so the first skip drops every
+            // later quiet move that cannot check, unplayed.
+            if prune && reducible && best > -MATE_BOUND {
+                quiets += 1;
+                let late = (depth as usize) < LMP_MOVES.len() && quiets > LMP_MOVES[depth as usize];
+                let futile_quiet = depth <= FUTILITY_DEPTH
+                    && static_eval + FUTILITY_MARGIN * depth as f64 <= alpha;
+                if (late || futile_quiet) && !see::quiet_may_check(pos, m) {
+                    if futile_quiet {
+                        best = best.max(static_eval);
+                    }
+                    let mut kept = i;
+                    for r in i + 1..buf.len() {
+                        let q = buf[r].1;
+                        if is_tactical(pos, q) || see::quiet_may_check(pos, q) {
+                            buf[kept] = buf[r];
+                            kept += 1;
+                        }
+                    }
+                    buf.truncate(kept);
+                    continue;
+                }
+            }
             let mut child = g.clone();
             child.search_play(m);
-            let reducible = !in_check && !is_tactical(pos, m);
             if futile
                 && i > 0
                 && !child.position().is_check()
@@ -486,6 +550,7 @@ impl Engine {
                 let f = self.eval.static_value(&child, me);
                 if f <= alpha {
                     best = best.max(f);
+                    i += 1;
                     continue;
                 }
             }
@@ -506,6 +571,7 @@ impl Engine {
                     }
                 }
             }
+            i += 1;
         }
         self.moves[ply] = buf;
         if let Some(t) = self.tt.as_mut() {

@@ -10,6 +10,9 @@ const TT_MOVE: i32 = 1 << 30;
 const CAPTURE: i32 = 1 << 24;
 const PROMOTION: i32 = 1 << 23;
 const KILLER: i32 = 1 << 22;
+/// Captures that lose material by exchange (`see`): after the quiet
+/// moves, whose history scores stay above this.
+const BAD_CAPTURE: i32 = -(1 << 22);
 /// History scores stay below this (halved when one reaches it).
 const HISTORY_MAX: i32 = 1 << 20;
 
@@ -38,6 +41,8 @@ pub struct Heuristics {
     history: Vec<i32>,
     pub use_killers: bool,
     pub use_history: bool,
+    /// Captures that lose material by exchange go after the quiet moves.
+    pub use_see: bool,
 }
 
 impl Heuristics {
@@ -47,6 +52,7 @@ impl Heuristics {
             history: vec![0; 2 * 64 * 64],
             use_killers: true,
             use_history: true,
+            use_see: false,
         }
     }
 
@@ -74,11 +80,15 @@ impl Heuristics {
             let victim = p.role_at(m.to()).map_or(1, rank);
             let attacker = p.role_at(m.from()).map_or(1, rank);
             s += CAPTURE + victim * 16 - attacker;
+            // A victim worth the attacker or more cannot lose the exchange.
+            if self.use_see && victim < attacker && !super::see::see_ge(p, m, 0) {
+                s = BAD_CAPTURE + victim * 16 - attacker;
+            }
         }
         if let MoveKind::Promotion(r) | MoveKind::Rotation(r) = m.kind() {
             s += PROMOTION + rank(r);
         }
-        if s > 0 {
+        if s != 0 {
             return s;
         }
         let ply = ply.min(MAX_PLY - 1);

@@ -32,6 +32,8 @@ pub const KEYS: &[&str] = &[
     "qmate",
     "futility",
     "hcheck",
+    "prune",
+    "see",
 ];
 
 /// Deepest iteration (decisions).
@@ -114,6 +116,15 @@ pub struct Params {
     /// searched when its static value (an upper bound of its horizon
     /// value) cannot reach alpha (`None`: the variant's own).
     pub futility: Option<bool>,
+    /// Reverse futility, late-move and quiet-move futility pruning at
+    /// non-PV nodes near the leaves, the pruning of alternating-move chess
+    /// engines (`None`: the variant's own; on in chess only).
+    pub prune: Option<bool>,
+    /// Quiescence skips captures that lose material by static exchange
+    /// evaluation, and the main search orders them after the quiet moves
+    /// (`None`: the variant's own; on in chess only: with dice, the
+    /// recaptures an exchange counts may not be allowed).
+    pub see: Option<bool>,
 }
 
 impl Default for Params {
@@ -145,6 +156,8 @@ impl Default for Params {
             hcheck: true,
             qmate: None,
             futility: None,
+            prune: None,
+            see: None,
         }
     }
 }
@@ -163,6 +176,8 @@ impl Params {
             star2: false,
             check_ext: false,
             futility: Some(false),
+            prune: Some(false),
+            see: Some(false),
             ..Params::default()
         }
     }
@@ -217,6 +232,8 @@ impl Params {
                 "hcheck" => p.hcheck = flag()?,
                 "qmate" => p.qmate = Some(int(0, 2)? as u32),
                 "futility" => p.futility = Some(flag()?),
+                "prune" => p.prune = Some(flag()?),
+                "see" => p.see = Some(flag()?),
                 "qsearch" => p.qsearch = flag()?,
                 "qchance" => {
                     p.qchance = match v {
@@ -297,6 +314,12 @@ impl fmt::Display for Params {
         }
         if let Some(on) = self.futility {
             parts.push(format!("futility={}", on as u8));
+        }
+        if let Some(on) = self.prune {
+            parts.push(format!("prune={}", on as u8));
+        }
+        if let Some(on) = self.see {
+            parts.push(format!("see={}", on as u8));
         }
         if let Some(h) = self.hexpand {
             parts.push(format!("hexpand={h}"));

@@ -53,6 +53,12 @@ impl Engine {
         }
         for i in 0..buf.len() {
             let m = pick(&mut buf, i);
+            // A capture that loses material by exchange cannot raise the
+            // stand-pat (`see`; evasions are all searched): ordered last
+            // with a negative score, so the rest are skipped too.
+            if self.see && !evasions && buf[i].0 < 0 {
+                break;
+            }
             let mut child = g.clone();
             child.search_play(m);
             let v = self.node(&child, depth - 1, alpha, beta, me, ply + 1, 0);
