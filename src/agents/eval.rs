@@ -44,6 +44,8 @@ pub struct SearchDefaults {
     pub prune: bool,
     /// Static exchange evaluation in quiescence and ordering (`see`).
     pub see: bool,
+    /// Chess structure terms in the evaluation (`structure`).
+    pub structure: bool,
 }
 
 /// The defaults of every variant that does not set its own.
@@ -54,6 +56,7 @@ pub const SEARCH_DEFAULTS: SearchDefaults = SearchDefaults {
     futility: false,
     prune: false,
     see: false,
+    structure: false,
 };
 
 /// What an agent needs from a variant beyond [`Game`]: an optional
@@ -88,6 +91,7 @@ impl Evaluate for Chess {
         SearchDefaults {
             prune: true,
             see: true,
+            structure: true,
             ..SEARCH_DEFAULTS
         }
     }

@@ -73,8 +73,9 @@ fn chess_winning_capture_within_a_node_budget() {
 
 /// Chess's pruning (`prune`: reverse futility, late-move and quiet-move
 /// futility; `see`: losing captures out of quiescence) reaches deeper on
-/// the same node budget (the tactics above are found with it on), and
-/// stays off where the variant does not turn it on.
+/// the same node budget (the tactics above are found with it on), and it
+/// and the structure terms (`structure`) stay off where the variant does
+/// not turn them on.
 #[test]
 fn chess_pruning_reaches_deeper_at_equal_nodes() {
     let middlegames = [
@@ -93,7 +94,7 @@ fn chess_pruning_reaches_deeper_at_equal_nodes() {
     // Outside chess the defaults leave both off: equal trees.
     let g = Fluky::new("fluky", &opts(&[])).unwrap();
     let a = search(&g, "search:nodes=3000");
-    let b = search(&g, "search:nodes=3000,prune=0,see=0");
+    let b = search(&g, "search:nodes=3000,prune=0,see=0,structure=0");
     assert_eq!(
         (a.best, a.value.to_bits(), a.nodes),
         (b.best, b.value.to_bits(), b.nodes)
@@ -383,6 +384,7 @@ fn search_specs_parse_print_and_reject() {
         "search:nodes=64,hcheck=0,futility=1",
         "search:nodes=64,futility=0",
         "search:nodes=64,prune=0,see=1",
+        "search:nodes=64,structure=0",
     ] {
         let spec = AgentSpec::parse(s).unwrap();
         assert_eq!(spec.to_string(), s);

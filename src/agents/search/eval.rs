@@ -8,6 +8,7 @@
 //! worth the average of its faces), see [`Evaluator::at_chance`].
 
 pub mod features;
+pub mod structure;
 pub mod tuned;
 
 use super::super::eval::Evaluate;
@@ -274,6 +275,8 @@ pub struct Evaluator {
     outcomes: Outcomes,
     /// How values are averaged at chance nodes.
     pub utility: Utility,
+    /// Whether boards get the chess structure terms ([`structure`]).
+    structure: bool,
 }
 
 impl Evaluator {
@@ -288,6 +291,16 @@ impl Evaluator {
             },
             outcomes: Outcomes::new(),
             utility: Utility::new(crate::agents::eval::SEARCH_DEFAULTS.uscale),
+            structure: false,
+        }
+    }
+
+    /// Turns the chess structure terms on or off (forgetting the boards
+    /// valued the other way).
+    pub fn set_structure(&mut self, on: bool) {
+        if self.structure != on {
+            self.structure = on;
+            self.boards.clear();
         }
     }
 
@@ -321,11 +334,20 @@ impl Evaluator {
                     .insert(SquareTable::new(&self.weights, files, ranks))
             }
         };
+        let structure = self.structure;
+        let board = |p: &Position| {
+            let v = board_cp(p, &self.weights, sq);
+            if structure {
+                v + structure::structure_cp(p)
+            } else {
+                v
+            }
+        };
         if let Some(v) = self.boards.get(p) {
-            debug_assert_eq!(v.to_bits(), board_cp(p, &self.weights, sq).to_bits());
+            debug_assert_eq!(v.to_bits(), board(p).to_bits());
             return v + extra;
         }
-        let v = board_cp(p, &self.weights, sq);
+        let v = board(p);
         self.boards.put(p, v);
         v + extra
     }

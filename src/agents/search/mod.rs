@@ -209,6 +209,8 @@ impl Engine {
         self.prune = self.params.prune.unwrap_or(own.prune);
         self.see = self.params.see.unwrap_or(own.see);
         self.heur.use_see = self.see;
+        self.eval
+            .set_structure(self.params.structure.unwrap_or(own.structure));
         if self.eval.utility.scale() != scale {
             self.eval.utility = utility::Utility::new(scale);
         }
@@ -363,9 +365,14 @@ impl Engine {
         let nd = depth - 1 + ext;
         let mut r = 0;
         if self.params.lmr && reducible && depth >= 3 && index >= 3 && !gives_check {
-            r = (1 + (depth >= 6) as i32 + (index >= 12) as i32)
-                .min(nd - 1)
-                .max(0);
+            r = if self.prune {
+                // Chess (`prune`): growing with depth and move number.
+                ((0.5 + (depth as f64).ln() * (index as f64).ln() / 2.0) as i32).max(1)
+            } else {
+                1 + (depth >= 6) as i32 + (index >= 12) as i32
+            }
+            .min(nd - 1)
+            .max(0);
         }
         let zw = if self.params.pvs && index > 0 {
             alpha + EPS

@@ -34,6 +34,7 @@ pub const KEYS: &[&str] = &[
     "hcheck",
     "prune",
     "see",
+    "structure",
 ];
 
 /// Deepest iteration (decisions).
@@ -125,6 +126,10 @@ pub struct Params {
     /// (`None`: the variant's own; on in chess only: with dice, the
     /// recaptures an exchange counts may not be allowed).
     pub see: Option<bool>,
+    /// The evaluation adds passed, doubled and isolated pawns, rooks on
+    /// open files, king shelter and attackers near the king
+    /// (`eval/structure.rs`; `None`: the variant's own; on in chess only).
+    pub structure: Option<bool>,
 }
 
 impl Default for Params {
@@ -158,6 +163,7 @@ impl Default for Params {
             futility: None,
             prune: None,
             see: None,
+            structure: None,
         }
     }
 }
@@ -177,6 +183,7 @@ impl Params {
             check_ext: false,
             futility: Some(false),
             prune: Some(false),
+            structure: Some(false),
             see: Some(false),
             ..Params::default()
         }
@@ -234,6 +241,7 @@ impl Params {
                 "futility" => p.futility = Some(flag()?),
                 "prune" => p.prune = Some(flag()?),
                 "see" => p.see = Some(flag()?),
+                "structure" => p.structure = Some(flag()?),
                 "qsearch" => p.qsearch = flag()?,
                 "qchance" => {
                     p.qchance = match v {
@@ -320,6 +328,9 @@ impl fmt::Display for Params {
         }
         if let Some(on) = self.see {
             parts.push(format!("see={}", on as u8));
+        }
+        if let Some(on) = self.structure {
+            parts.push(format!("structure={}", on as u8));
         }
         if let Some(h) = self.hexpand {
             parts.push(format!("hexpand={h}"));

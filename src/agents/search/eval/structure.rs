@@ -1,0 +1,246 @@
+//! Chess knowledge the piece-square terms cannot express, for 8x8 boards
+//! (`search:structure=1`, on in chess only): passed, doubled and isolated
+//! pawns, rooks on open and half-open files, the pawn shelter in front of
+//! the king, and the pieces that bear on the squares around it.
+//! Centipawns, White minus Black, tapered like the rest of the evaluation.
+
+use crate::board::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
+use crate::board::{Bitboard, Color, Position, Role, Square};
+
+/// Bonus of a passed pawn by relative rank (middlegame, endgame).
+const PASSED_MG: [f64; 8] = [0.0, 5.0, 10.0, 15.0, 25.0, 45.0, 70.0, 0.0];
+const PASSED_EG: [f64; 8] = [0.0, 10.0, 15.0, 25.0, 45.0, 75.0, 120.0, 0.0];
+/// Per pawn beyond the first on a file.
+const DOUBLED: (f64, f64) = (-10.0, -20.0);
+/// Per pawn with no own pawn on the files beside it.
+const ISOLATED: (f64, f64) = (-10.0, -15.0);
+/// A rook on a file without pawns / without own pawns.
+const ROOK_OPEN: (f64, f64) = (25.0, 10.0);
+const ROOK_HALF_OPEN: (f64, f64) = (12.0, 5.0);
+/// Middlegame shelter of a king on its first two ranks, per file beside
+/// and on the king's: an own pawn one or two ranks ahead, or none.
+const SHELTER_NEAR: f64 = 12.0;
+const SHELTER_FAR: f64 = 6.0;
+const SHELTER_NONE: f64 = -12.0;
+/// Attack units of a knight, bishop, rook and queen bearing on the enemy
+/// king's zone (its square and the squares next to it).
+const ATTACK_UNITS: [i32; 6] = [0, 2, 2, 3, 5, 0];
+/// Middlegame penalty per squared attack unit, up to a cap of units.
+const ATTACK_WEIGHT: f64 = 2.5;
+const ATTACK_CAP: i32 = 20;
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+
+const fn file_mask(f: i32) -> u64 {
+    if f < 0 || f > 7 {
+        0
+    } else {
+        FILE_A << f
+    }
+}
+
+const fn build_passed() -> [[u64; 64]; 2] {
+    let mut t = [[0u64; 64]; 2];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let files = file_mask(f - 1) | file_mask(f) | file_mask(f + 1);
+        // Ranks above r (White) and below r (Black).
+        let above = if r >= 7 { 0 } else { !0u64 << (8 * (r + 1)) };
+        let below = if r == 0 { 0 } else { !0u64 >> (8 * (8 - r)) };
+        t[0][sq] = files & above;
+        t[1][sq] = files & below;
+        sq += 1;
+    }
+    t
+}
+
+/// Squares a pawn of each colour on each square must find free of enemy
+/// pawns to be passed.
+static PASSED_SPAN: [[u64; 64]; 2] = build_passed();
+
+/// The structure terms of `p` (0 off the 8x8 board).
+pub fn structure_cp(p: &Position) -> f64 {
+    let geo = p.geometry();
+    if geo.files != 8 || geo.ranks != 8 {
+        return 0.0;
+    }
+    let occ = p.occupied();
+    let pawns = p.by_role(Role::Pawn);
+    let mut mg = 0.0;
+    let mut eg = 0.0;
+    for c in Color::ALL {
+        let sign = if c == Color::White { 1.0 } else { -1.0 };
+        let own = pawns & p.by_color(c);
+        let theirs = pawns & p.by_color(!c);
+        let (mut m, mut e) = (0.0, 0.0);
+        for s in own {
+            let rel = relative_rank(c, s);
+            if (PASSED_SPAN[c as usize][s as usize] & theirs.0) == 0 {
+                m += PASSED_MG[rel];
+                e += PASSED_EG[rel];
+            }
+            let f = (s % 8) as i32;
+            if (file_mask(f - 1) | file_mask(f + 1)) & own.0 == 0 {
+                m += ISOLATED.0;
+                e += ISOLATED.1;
+            }
+        }
+        for f in 0..8 {
+            let n = (Bitboard(file_mask(f)) & own).count();
+            if n > 1 {
+                m += DOUBLED.0 * (n - 1) as f64;
+                e += DOUBLED.1 * (n - 1) as f64;
+            }
+        }
+        for s in p.pieces(c, Role::Rook) {
+            let file = file_mask((s % 8) as i32);
+            if file & pawns.0 == 0 {
+                m += ROOK_OPEN.0;
+                e += ROOK_OPEN.1;
+            } else if file & own.0 == 0 {
+                m += ROOK_HALF_OPEN.0;
+                e += ROOK_HALF_OPEN.1;
+            }
+        }
+        if let Some(k) = p.king(c) {
+            m += shelter(c, k, own);
+            m -= king_danger(p, c, k, occ);
+        }
+        mg += sign * m;
+        eg += sign * e;
+    }
+    let phase = (p.by_role(Role::Knight).count()
+        + p.by_role(Role::Bishop).count()
+        + 2 * p.by_role(Role::Rook).count()
+        + 4 * p.by_role(Role::Queen).count())
+    .min(24) as f64
+        / 24.0;
+    mg * phase + eg * (1.0 - phase)
+}
+
+fn relative_rank(c: Color, s: Square) -> usize {
+    let r = (s / 8) as usize;
+    if c == Color::White {
+        r
+    } else {
+        7 - r
+    }
+}
+
+/// Own pawns in front of a king on its first two ranks.
+fn shelter(c: Color, k: Square, own: Bitboard) -> f64 {
+    if relative_rank(c, k) > 1 {
+        return 0.0;
+    }
+    let (kf, kr) = ((k % 8) as i32, (k / 8) as i32);
+    let step = if c == Color::White { 1 } else { -1 };
+    let mut v = 0.0;
+    for f in (kf - 1).max(0)..=(kf + 1).min(7) {
+        let at = |dr: i32| {
+            let r = kr + step * dr;
+            (0..8).contains(&r) && own.contains((r * 8 + f) as Square)
+        };
+        v += if at(1) {
+            SHELTER_NEAR
+        } else if at(2) {
+            SHELTER_FAR
+        } else {
+            SHELTER_NONE
+        };
+    }
+    v
+}
+
+/// The middlegame penalty for the enemy pieces bearing on the zone of the
+/// king of `c` on `k`.
+fn king_danger(p: &Position, c: Color, k: Square, occ: Bitboard) -> f64 {
+    let zone = king_attacks(k).with(k);
+    let mut units = 0;
+    let mut attackers = 0;
+    let mut count = |r: Role, attacks: &dyn Fn(Square) -> Bitboard| {
+        for s in p.pieces(!c, r) {
+            if (attacks(s) & zone).any() {
+                units += ATTACK_UNITS[r.index()];
+                attackers += 1;
+            }
+        }
+    };
+    count(Role::Knight, &knight_attacks);
+    count(Role::Bishop, &|s| bishop_attacks(s, occ));
+    count(Role::Rook, &|s| rook_attacks(s, occ));
+    count(Role::Queen, &|s| {
+        bishop_attacks(s, occ) | rook_attacks(s, occ)
+    });
+    // One piece alone is no attack.
+    if attackers < 2 {
+        return 0.0;
+    }
+    let u = units.min(ATTACK_CAP) as f64;
+    ATTACK_WEIGHT * u * u
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::fen::{parse_fen, FenRules};
+
+    fn cp(fen: &str) -> f64 {
+        structure_cp(&parse_fen(fen, &FenRules::CHESS).unwrap().0)
+    }
+
+    #[test]
+    fn symmetric_positions_score_zero() {
+        assert_eq!(
+            cp("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+            0.0
+        );
+        assert_eq!(
+            cp("r1bq1rk1/pp2bppp/2n1pn2/3p4/3P4/2N1PN2/PP2BPPP/R2Q1RK1 w - - 0 1"),
+            0.0
+        );
+    }
+
+    #[test]
+    fn passed_pawns_count_more_as_they_advance() {
+        // Kings and a white pawn only (endgame taper; the pawn is isolated
+        // in both).
+        let far = cp("4k3/8/8/8/8/8/P7/4K3 w - - 0 1");
+        let near = cp("4k3/8/P7/8/8/8/8/4K3 w - - 0 1");
+        assert!(near > far + 50.0, "{far} {near}");
+        // A black pawn in front or beside: neither is passed.
+        assert_eq!(cp("4k3/p7/8/8/8/8/P7/4K3 w - - 0 1"), 0.0);
+        assert_eq!(cp("4k3/1p6/8/8/8/8/P7/4K3 w - - 0 1"), 0.0);
+    }
+
+    #[test]
+    fn doubled_and_isolated_pawns_cost() {
+        let healthy = cp("4k3/pp6/8/8/8/8/PP6/4K3 w - - 0 1");
+        let doubled = cp("4k3/pp6/8/8/8/P7/P7/4K3 w - - 0 1");
+        let isolated = cp("4k3/pp6/8/8/8/8/P1P5/4K3 w - - 0 1");
+        assert_eq!(healthy, 0.0);
+        assert!(doubled < 0.0, "{doubled}");
+        assert!(isolated < 0.0, "{isolated}");
+    }
+
+    #[test]
+    fn rooks_like_open_files_and_kings_like_shelter() {
+        let open = cp("4k3/p7/8/8/8/8/P7/2R1K3 w - - 0 1");
+        let closed = cp("4k3/p7/8/8/8/8/P7/R3K3 w - - 0 1");
+        assert!(open > closed, "{open} {closed}");
+        // The same material, White's king behind its pawns or in the open.
+        let sheltered = cp("r5k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1");
+        let exposed = cp("r5k1/5ppp/8/8/8/8/PPP5/R5K1 w - - 0 1");
+        assert_eq!(sheltered, 0.0);
+        assert!(exposed < 0.0, "{exposed}");
+    }
+
+    #[test]
+    fn pieces_around_the_king_are_danger() {
+        // Queen and knight bear on Black's king zone.
+        let attacked = cp("6k1/5ppp/8/6N1/8/3Q4/5PPP/6K1 w - - 0 1");
+        let quiet = cp("6k1/5ppp/8/8/8/N7/5PPP/2Q3K1 w - - 0 1");
+        assert_eq!(quiet, 0.0);
+        assert!(attacked > 10.0, "{attacked}");
+    }
+}
