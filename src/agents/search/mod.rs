@@ -140,9 +140,9 @@ pub struct Engine {
     hexpand: u32,
     qmate: u32,
     futility: bool,
-    /// `prune` and `see` of the current search (the same way).
+    /// `prune` of the current search (the same way; `see` lives in the
+    /// move ordering, [`Heuristics::use_see`]).
     prune: bool,
-    see: bool,
     /// Mates found on the horizon's last boards (`qmate`).
     mate_memo: threats::MateMemo,
 }
@@ -159,7 +159,6 @@ impl Engine {
             qmate: params.qmate.unwrap_or(SEARCH_DEFAULTS.qmate),
             futility: params.futility.unwrap_or(SEARCH_DEFAULTS.futility),
             prune: params.prune.unwrap_or(SEARCH_DEFAULTS.prune),
-            see: params.see.unwrap_or(SEARCH_DEFAULTS.see),
             mate_memo: threats::MateMemo::default(),
             params,
             tt: None,
@@ -207,8 +206,7 @@ impl Engine {
         self.qmate = self.params.qmate.unwrap_or(own.qmate);
         self.futility = self.params.futility.unwrap_or(own.futility);
         self.prune = self.params.prune.unwrap_or(own.prune);
-        self.see = self.params.see.unwrap_or(own.see);
-        self.heur.use_see = self.see;
+        self.heur.use_see = self.params.see.unwrap_or(own.see);
         self.eval
             .set_structure(self.params.structure.unwrap_or(own.structure));
         if self.eval.utility.scale() != scale {

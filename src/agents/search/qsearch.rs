@@ -56,7 +56,7 @@ impl Engine {
             // A capture that loses material by exchange cannot raise the
             // stand-pat (`see`; evasions are all searched): ordered last
             // with a negative score, so the rest are skipped too.
-            if self.see && !evasions && buf[i].0 < 0 {
+            if self.heur.use_see && !evasions && buf[i].0 < 0 {
                 break;
             }
             let mut child = g.clone();

@@ -110,12 +110,7 @@ pub fn structure_cp(p: &Position) -> f64 {
         mg += sign * m;
         eg += sign * e;
     }
-    let phase = (p.by_role(Role::Knight).count()
-        + p.by_role(Role::Bishop).count()
-        + 2 * p.by_role(Role::Rook).count()
-        + 4 * p.by_role(Role::Queen).count())
-    .min(24) as f64
-        / 24.0;
+    let phase = super::mg_share(p);
     mg * phase + eg * (1.0 - phase)
 }
 
