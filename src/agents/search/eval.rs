@@ -133,17 +133,61 @@ pub fn board_cp(p: &Position, w: &Weights, sq: &SquareTable) -> f64 {
         // SAFETY: the CPU supports popcnt (checked just above).
         return unsafe { board_cp_popcnt(p, w, sq) };
     }
-    board_cp_body(p, w, sq)
+    board_cp_body(p, w, sq, None).0
+}
+
+/// [`board_cp`] plus the chess structure terms ([`structure::structure_cp`]):
+/// the pieces bearing on each king's zone are counted in the mobility loop,
+/// which computes their attacks anyway, and the pawn terms come from
+/// `pawns`.
+fn board_structure_cp(
+    p: &Position,
+    w: &Weights,
+    sq: &SquareTable,
+    pawns: &mut structure::PawnCache,
+) -> f64 {
+    if !structure::on_8x8(p) {
+        return board_cp(p, w, sq);
+    }
+    let mut zones = structure::KingZoneAttacks::new(p);
+    #[cfg(target_arch = "x86_64")]
+    let (board, phase) = if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the CPU supports popcnt (checked just above).
+        unsafe { board_zones_popcnt(p, w, sq, &mut zones) }
+    } else {
+        board_cp_body(p, w, sq, Some(&mut zones))
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let (board, phase) = board_cp_body(p, w, sq, Some(&mut zones));
+    board + structure::combine(p, &pawns.get(p), &zones, phase)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
 unsafe fn board_cp_popcnt(p: &Position, w: &Weights, sq: &SquareTable) -> f64 {
-    board_cp_body(p, w, sq)
+    board_cp_body(p, w, sq, None).0
 }
 
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+unsafe fn board_zones_popcnt(
+    p: &Position,
+    w: &Weights,
+    sq: &SquareTable,
+    zones: &mut structure::KingZoneAttacks,
+) -> (f64, f64) {
+    board_cp_body(p, w, sq, Some(zones))
+}
+
+/// The board terms and the middlegame share of the taper; with `zones`,
+/// also the pieces bearing on each king's zone.
 #[inline(always)]
-fn board_cp_body(p: &Position, w: &Weights, sq: &SquareTable) -> f64 {
+fn board_cp_body(
+    p: &Position,
+    w: &Weights,
+    sq: &SquareTable,
+    mut zones: Option<&mut structure::KingZoneAttacks>,
+) -> (f64, f64) {
     let geo = p.geometry();
     let (files, ranks) = (geo.files as i32, geo.ranks as i32);
     debug_assert!(sq.files == files && sq.ranks == ranks);
@@ -155,43 +199,88 @@ fn board_cp_body(p: &Position, w: &Weights, sq: &SquareTable) -> f64 {
         let sign = if c == Color::White { 1.0 } else { -1.0 };
         // Squares a piece's mobility counts: on the board, not our own.
         let free = p.board_mask() & !p.by_color(c);
-        let (mut m, mut e) = (0.0, 0.0);
+        let mut t = RoleTerms {
+            p,
+            w,
+            sq,
+            c,
+            free,
+            zones: zones.as_deref_mut(),
+            m: 0.0,
+            e: 0.0,
+            phase: 0,
+        };
         // One call per role with its attack function inlined (no `match`
         // on the role per piece).
-        let mut add = |r: Role, attacks: &dyn Fn(Square) -> Bitboard| {
-            let i = r.index();
-            let pieces = p.pieces(c, r);
-            phase += PHASE[i] * pieces.count() as i32;
-            let squares = &sq.table[c as usize][i];
-            for s in pieces {
-                let (a, b) = squares[s as usize];
-                m += a;
-                e += b;
-            }
-            let mut mob = 0;
-            if w.mg_mobility[i] != 0.0 || w.eg_mobility[i] != 0.0 {
-                for s in pieces {
-                    mob += (attacks(s) & free).count();
-                }
-            }
-            m += w.mg_mobility[i] * mob as f64;
-            e += w.eg_mobility[i] * mob as f64;
-            if r == Role::Bishop && pieces.more_than_one() {
-                m += w.bishop_pair;
-                e += w.bishop_pair;
-            }
-        };
-        add(Role::Pawn, &|s| pawn_attacks(c, s));
-        add(Role::Knight, &knight_attacks);
-        add(Role::Bishop, &|s| bishop_attacks(s, occ));
-        add(Role::Rook, &|s| rook_attacks(s, occ));
-        add(Role::Queen, &|s| queen_attacks(s, occ));
-        add(Role::King, &king_attacks);
+        t.add(Role::Pawn, |s| pawn_attacks(c, s));
+        t.add(Role::Knight, knight_attacks);
+        t.add(Role::Bishop, |s| bishop_attacks(s, occ));
+        t.add(Role::Rook, |s| rook_attacks(s, occ));
+        t.add(Role::Queen, |s| queen_attacks(s, occ));
+        t.add(Role::King, king_attacks);
+        let (m, e) = (t.m, t.e);
+        phase += t.phase;
         mg += sign * m;
         eg += sign * e;
     }
     let ph = taper(phase, files * ranks);
-    mg * ph + eg * (1.0 - ph)
+    (mg * ph + eg * (1.0 - ph), ph)
+}
+
+/// The board terms of one colour's pieces, role by role.
+struct RoleTerms<'a> {
+    p: &'a Position,
+    w: &'a Weights,
+    sq: &'a SquareTable,
+    c: Color,
+    /// Squares its mobility counts.
+    free: Bitboard,
+    zones: Option<&'a mut structure::KingZoneAttacks>,
+    m: f64,
+    e: f64,
+    phase: i32,
+}
+
+impl RoleTerms<'_> {
+    #[inline(always)]
+    fn add(&mut self, r: Role, attacks: impl Fn(Square) -> Bitboard) {
+        let (c, w, i) = (self.c, self.w, r.index());
+        let pieces = self.p.pieces(c, r);
+        self.phase += PHASE[i] * pieces.count() as i32;
+        let squares = &self.sq.table[c as usize][i];
+        for s in pieces {
+            let (a, b) = squares[s as usize];
+            self.m += a;
+            self.e += b;
+        }
+        let mobile = w.mg_mobility[i] != 0.0 || w.eg_mobility[i] != 0.0;
+        let mut mob = 0;
+        // Pawns and kings are no king attackers.
+        match self.zones.as_deref_mut() {
+            Some(z) if !matches!(r, Role::Pawn | Role::King) => {
+                for s in pieces {
+                    let a = attacks(s);
+                    mob += (a & self.free).count();
+                    z.add(c, r, a);
+                }
+                if !mobile {
+                    mob = 0;
+                }
+            }
+            _ if mobile => {
+                for s in pieces {
+                    mob += (attacks(s) & self.free).count();
+                }
+            }
+            _ => {}
+        }
+        self.m += w.mg_mobility[i] * mob as f64;
+        self.e += w.eg_mobility[i] * mob as f64;
+        if r == Role::Bishop && pieces.more_than_one() {
+            self.m += w.bishop_pair;
+            self.e += w.bishop_pair;
+        }
+    }
 }
 
 /// The middlegame share of the taper of `p` (see [`taper`]).
@@ -277,6 +366,8 @@ pub struct Evaluator {
     pub utility: Utility,
     /// Whether boards get the chess structure terms ([`structure`]).
     structure: bool,
+    /// Their pawn terms by pawn structure.
+    pawns: structure::PawnCache,
 }
 
 impl Evaluator {
@@ -292,6 +383,7 @@ impl Evaluator {
             outcomes: Outcomes::new(),
             utility: Utility::new(crate::agents::eval::SEARCH_DEFAULTS.uscale),
             structure: false,
+            pawns: structure::PawnCache::default(),
         }
     }
 
@@ -335,12 +427,12 @@ impl Evaluator {
             }
         };
         let structure = self.structure;
-        let board = |p: &Position| {
-            let v = board_cp(p, &self.weights, sq);
+        let pawns = &mut self.pawns;
+        let mut board = |p: &Position| {
             if structure {
-                v + structure::structure_cp(p)
+                board_structure_cp(p, &self.weights, sq, pawns)
             } else {
-                v
+                board_cp(p, &self.weights, sq)
             }
         };
         if let Some(v) = self.boards.get(p) {
@@ -413,5 +505,40 @@ impl Evaluator {
         }
         self.outcomes = o;
         self.utility.centipawns(sum)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::MoveList;
+    use crate::play::random_move;
+    use crate::rng::game_rng;
+    use crate::variants::{chess::Chess, Game, Options};
+
+    /// The search's path (king-zone attackers counted in the mobility loop,
+    /// pawn terms from the cache) gives exactly the board terms plus the
+    /// structure terms computed on their own, also after the cache's
+    /// entries were replaced by other pawn structures many times.
+    #[test]
+    fn structure_in_the_mobility_loop_and_cache_equals_the_plain_terms() {
+        let table = SquareTable::new(&WEIGHTS, 8, 8);
+        let mut cache = structure::PawnCache::default();
+        let mut ml = MoveList::new();
+        let mut boards = 0;
+        for game in 0..40 {
+            let mut g = Chess::new(&Options::new()).unwrap();
+            let mut rng = game_rng(7, game);
+            while matches!(g.node(), Node::Decision(_)) && g.progress().plies < 200 {
+                let p = g.position();
+                let fast = board_structure_cp(p, &WEIGHTS, &table, &mut cache);
+                let plain = board_cp(p, &WEIGHTS, &table) + structure::structure_cp(p);
+                assert_eq!(fast.to_bits(), plain.to_bits(), "{fast} {plain}");
+                boards += 1;
+                let m = random_move(&g, &mut rng, &mut ml);
+                g.play(m);
+            }
+        }
+        assert!(boards > 2000, "{boards}");
     }
 }

@@ -69,6 +69,31 @@ const LMP_MOVES: [usize; 4] = [0, 5, 8, 13];
 const FUTILITY_DEPTH: i32 = 2;
 const FUTILITY_MARGIN: f64 = 120.0;
 
+/// The late-move reduction of chess (`prune`), growing with depth and move
+/// number: `0.5 + ln(depth) ln(index) / 2`, at least 1 (from a table for
+/// the usual depths and move numbers).
+fn log_reduction(depth: i32, index: usize) -> i32 {
+    fn formula(depth: i32, index: usize) -> i32 {
+        ((0.5 + (depth as f64).ln() * (index as f64).ln() / 2.0) as i32).max(1)
+    }
+    static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
+    match (usize::try_from(depth), index) {
+        (Ok(d), i) if d < 64 && i < 64 => {
+            let t = TABLE.get_or_init(|| {
+                let mut t = [[0u8; 64]; 64];
+                for (d, row) in t.iter_mut().enumerate().skip(1) {
+                    for (i, r) in row.iter_mut().enumerate().skip(1) {
+                        *r = formula(d as i32, i) as u8;
+                    }
+                }
+                t
+            });
+            t[d][i] as i32
+        }
+        _ => formula(depth, index),
+    }
+}
+
 /// What a search found.
 #[derive(Clone, Debug)]
 pub struct SearchResult {
@@ -364,8 +389,7 @@ impl Engine {
         let mut r = 0;
         if self.params.lmr && reducible && depth >= 3 && index >= 3 && !gives_check {
             r = if self.prune {
-                // Chess (`prune`): growing with depth and move number.
-                ((0.5 + (depth as f64).ln() * (index as f64).ln() / 2.0) as i32).max(1)
+                log_reduction(depth, index)
             } else {
                 1 + (depth >= 6) as i32 + (index >= 12) as i32
             }
@@ -570,8 +594,7 @@ impl Engine {
                 if v > alpha {
                     alpha = v;
                     if alpha >= beta {
-                        let tried: Vec<Move> = buf[..i].iter().map(|x| x.1).collect();
-                        self.heur.on_cutoff(pos, m, depth, ply, &tried);
+                        self.heur.on_cutoff(pos, m, depth, ply, &buf[..i]);
                         break;
                     }
                 }

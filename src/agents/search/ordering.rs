@@ -108,8 +108,16 @@ impl Heuristics {
     }
 
     /// A quiet move caused a cut-off at `ply` with `depth` left; `tried`
-    /// are the quiet moves searched before it (they get a malus).
-    pub fn on_cutoff(&mut self, p: &Position, m: Move, depth: i32, ply: usize, tried: &[Move]) {
+    /// are the moves searched before it, with their ordering scores (they
+    /// get a malus).
+    pub fn on_cutoff(
+        &mut self,
+        p: &Position,
+        m: Move,
+        depth: i32,
+        ply: usize,
+        tried: &[(i32, Move)],
+    ) {
         if m.is_null() || is_tactical(p, m) {
             return;
         }
@@ -123,7 +131,7 @@ impl Heuristics {
             let i = Self::hist_index(p, m);
             self.history[i] += bonus;
             let mut overflow = self.history[i] >= HISTORY_MAX;
-            for &q in tried {
+            for &(_, q) in tried {
                 if !q.is_null() && q != m {
                     let j = Self::hist_index(p, q);
                     self.history[j] -= bonus;

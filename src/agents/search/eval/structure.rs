@@ -59,43 +59,58 @@ const fn build_passed() -> [[u64; 64]; 2] {
 /// pawns to be passed.
 static PASSED_SPAN: [[u64; 64]; 2] = build_passed();
 
-/// The structure terms of `p` (0 off the 8x8 board).
+/// The structure terms of `p` (0 off the 8x8 board), computed on their
+/// own; the search gets the same value from [`super::Evaluator`], which
+/// counts the king-zone attackers in its mobility loop and keeps the pawn
+/// terms in a [`PawnCache`].
 pub fn structure_cp(p: &Position) -> f64 {
-    let geo = p.geometry();
-    if geo.files != 8 || geo.ranks != 8 {
+    if !on_8x8(p) {
         return 0.0;
     }
     let occ = p.occupied();
-    let pawns = p.by_role(Role::Pawn);
+    let mut zones = KingZoneAttacks::new(p);
+    for c in Color::ALL {
+        for s in p.pieces(c, Role::Knight) {
+            zones.add(c, Role::Knight, knight_attacks(s));
+        }
+        for s in p.pieces(c, Role::Bishop) {
+            zones.add(c, Role::Bishop, bishop_attacks(s, occ));
+        }
+        for s in p.pieces(c, Role::Rook) {
+            zones.add(c, Role::Rook, rook_attacks(s, occ));
+        }
+        for s in p.pieces(c, Role::Queen) {
+            zones.add(
+                c,
+                Role::Queen,
+                bishop_attacks(s, occ) | rook_attacks(s, occ),
+            );
+        }
+    }
+    let pawns = PawnTerms::of(p);
+    combine(p, &pawns, &zones, super::mg_share(p))
+}
+
+/// Whether `p` is on the 8x8 board the terms are made for.
+pub(crate) fn on_8x8(p: &Position) -> bool {
+    let geo = p.geometry();
+    geo.files == 8 && geo.ranks == 8
+}
+
+/// The structure terms from their parts: the pawn terms, the attacks on
+/// each king's zone and the middlegame share of the taper. Every term is a
+/// multiple of 0.5 centipawns, so the sums are exact in any order.
+pub(crate) fn combine(p: &Position, pawns: &PawnTerms, zones: &KingZoneAttacks, phase: f64) -> f64 {
+    let all_pawns = p.by_role(Role::Pawn);
     let mut mg = 0.0;
     let mut eg = 0.0;
     for c in Color::ALL {
         let sign = if c == Color::White { 1.0 } else { -1.0 };
-        let own = pawns & p.by_color(c);
-        let theirs = pawns & p.by_color(!c);
-        let (mut m, mut e) = (0.0, 0.0);
-        for s in own {
-            let rel = relative_rank(c, s);
-            if (PASSED_SPAN[c as usize][s as usize] & theirs.0) == 0 {
-                m += PASSED_MG[rel];
-                e += PASSED_EG[rel];
-            }
-            let f = (s % 8) as i32;
-            if (file_mask(f - 1) | file_mask(f + 1)) & own.0 == 0 {
-                m += ISOLATED.0;
-                e += ISOLATED.1;
-            }
-        }
-        for f in 0..8 {
-            let n = (Bitboard(file_mask(f)) & own).count();
-            if n > 1 {
-                m += DOUBLED.0 * (n - 1) as f64;
-                e += DOUBLED.1 * (n - 1) as f64;
-            }
-        }
+        let own = all_pawns & p.by_color(c);
+        let (mut m, mut e) = pawns.terms[c as usize];
         for s in p.pieces(c, Role::Rook) {
             let file = file_mask((s % 8) as i32);
-            if file & pawns.0 == 0 {
+            if file & all_pawns.0 == 0 {
                 m += ROOK_OPEN.0;
                 e += ROOK_OPEN.1;
             } else if file & own.0 == 0 {
@@ -105,13 +120,136 @@ pub fn structure_cp(p: &Position) -> f64 {
         }
         if let Some(k) = p.king(c) {
             m += shelter(c, k, own);
-            m -= king_danger(p, c, k, occ);
+            m -= zones.danger(c);
         }
         mg += sign * m;
         eg += sign * e;
     }
-    let phase = super::mg_share(p);
     mg * phase + eg * (1.0 - phase)
+}
+
+/// The terms that depend on the pawns alone (passed, isolated, doubled),
+/// per colour `(middlegame, endgame)`.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct PawnTerms {
+    /// White's and Black's pawns the terms are for.
+    pawns: [u64; 2],
+    terms: [(f64, f64); 2],
+}
+
+impl PawnTerms {
+    pub(crate) fn of(p: &Position) -> PawnTerms {
+        let pawns = p.by_role(Role::Pawn);
+        let mut out = PawnTerms {
+            pawns: [
+                (pawns & p.by_color(Color::White)).0,
+                (pawns & p.by_color(Color::Black)).0,
+            ],
+            terms: [(0.0, 0.0); 2],
+        };
+        for c in Color::ALL {
+            let own = Bitboard(out.pawns[c as usize]);
+            let theirs = Bitboard(out.pawns[!c as usize]);
+            let (mut m, mut e) = (0.0, 0.0);
+            for s in own {
+                let rel = relative_rank(c, s);
+                if (PASSED_SPAN[c as usize][s as usize] & theirs.0) == 0 {
+                    m += PASSED_MG[rel];
+                    e += PASSED_EG[rel];
+                }
+                let f = (s % 8) as i32;
+                if (file_mask(f - 1) | file_mask(f + 1)) & own.0 == 0 {
+                    m += ISOLATED.0;
+                    e += ISOLATED.1;
+                }
+            }
+            for f in 0..8 {
+                let n = (Bitboard(file_mask(f)) & own).count();
+                if n > 1 {
+                    m += DOUBLED.0 * (n - 1) as f64;
+                    e += DOUBLED.1 * (n - 1) as f64;
+                }
+            }
+            out.terms[c as usize] = (m, e);
+        }
+        out
+    }
+}
+
+/// Pawn terms computed already, by the pawns they are for (direct-mapped;
+/// a search meets few pawn structures, so most boards find theirs here).
+#[derive(Default)]
+pub(crate) struct PawnCache {
+    /// Allocated at the first use; an empty entry stands for no pawns,
+    /// whose terms are zero.
+    entries: Vec<PawnTerms>,
+}
+
+/// Entries of a [`PawnCache`] (48 bytes each: 48 KiB).
+const PAWN_CACHE_BITS: u32 = 10;
+
+impl PawnCache {
+    pub(crate) fn get(&mut self, p: &Position) -> PawnTerms {
+        let pawns = p.by_role(Role::Pawn);
+        let key = [
+            (pawns & p.by_color(Color::White)).0,
+            (pawns & p.by_color(Color::Black)).0,
+        ];
+        if self.entries.is_empty() {
+            self.entries = vec![PawnTerms::default(); 1 << PAWN_CACHE_BITS];
+        }
+        let mix =
+            key[0].wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ key[1].wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        let slot = (mix.rotate_left(17).wrapping_mul(0x1656_67B1_9E37_79F9)
+            >> (64 - PAWN_CACHE_BITS)) as usize;
+        let e = &mut self.entries[slot];
+        if e.pawns != key {
+            *e = PawnTerms::of(p);
+        }
+        *e
+    }
+}
+
+/// The pieces bearing on each king's zone (its square and the squares
+/// next to it), gathered while their attacks are computed anyway.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct KingZoneAttacks {
+    /// The zone of the king of each colour (empty without a king).
+    zone: [Bitboard; 2],
+    /// Attack units and pieces bearing on the zone of each colour's king.
+    units: [i32; 2],
+    attackers: [i32; 2],
+}
+
+impl KingZoneAttacks {
+    pub(crate) fn new(p: &Position) -> KingZoneAttacks {
+        let zone = |c: Color| p.king(c).map_or(Bitboard(0), |k| king_attacks(k).with(k));
+        KingZoneAttacks {
+            zone: [zone(Color::White), zone(Color::Black)],
+            units: [0; 2],
+            attackers: [0; 2],
+        }
+    }
+
+    /// A piece of `by` and role `r` attacking `attacks`.
+    #[inline(always)]
+    pub(crate) fn add(&mut self, by: Color, r: Role, attacks: Bitboard) {
+        let king = !by as usize;
+        if (attacks & self.zone[king]).any() {
+            self.units[king] += ATTACK_UNITS[r.index()];
+            self.attackers[king] += 1;
+        }
+    }
+
+    /// The middlegame penalty for the pieces bearing on the zone of the
+    /// king of `c`: none for one piece alone.
+    fn danger(&self, c: Color) -> f64 {
+        if self.attackers[c as usize] < 2 {
+            return 0.0;
+        }
+        let u = self.units[c as usize].min(ATTACK_CAP) as f64;
+        ATTACK_WEIGHT * u * u
+    }
 }
 
 fn relative_rank(c: Color, s: Square) -> usize {
@@ -145,34 +283,6 @@ fn shelter(c: Color, k: Square, own: Bitboard) -> f64 {
         };
     }
     v
-}
-
-/// The middlegame penalty for the enemy pieces bearing on the zone of the
-/// king of `c` on `k`.
-fn king_danger(p: &Position, c: Color, k: Square, occ: Bitboard) -> f64 {
-    let zone = king_attacks(k).with(k);
-    let mut units = 0;
-    let mut attackers = 0;
-    let mut count = |r: Role, attacks: &dyn Fn(Square) -> Bitboard| {
-        for s in p.pieces(!c, r) {
-            if (attacks(s) & zone).any() {
-                units += ATTACK_UNITS[r.index()];
-                attackers += 1;
-            }
-        }
-    };
-    count(Role::Knight, &knight_attacks);
-    count(Role::Bishop, &|s| bishop_attacks(s, occ));
-    count(Role::Rook, &|s| rook_attacks(s, occ));
-    count(Role::Queen, &|s| {
-        bishop_attacks(s, occ) | rook_attacks(s, occ)
-    });
-    // One piece alone is no attack.
-    if attackers < 2 {
-        return 0.0;
-    }
-    let u = units.min(ATTACK_CAP) as f64;
-    ATTACK_WEIGHT * u * u
 }
 
 #[cfg(test)]
