@@ -243,7 +243,7 @@ impl Engine {
             self.moves[ply] = buf;
             return (LO, HI);
         }
-        let m = super::qsearch::pick(&mut buf, 0);
+        let m = self.heur.pick(child.position(), &mut buf, 0);
         self.moves[ply] = buf;
         let mut grand = child.clone();
         grand.search_play(m);

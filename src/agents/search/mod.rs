@@ -40,7 +40,6 @@ use crate::variants::{Node, Player};
 use budget::Budget;
 use eval::Evaluator;
 use ordering::{is_tactical, Heuristics, MAX_PLY};
-use qsearch::pick;
 use rand::RngExt;
 use tt::{Bound, Table};
 
@@ -264,7 +263,10 @@ impl Engine {
             root.swap(i, j);
         }
         let pos = g.position();
-        root.sort_by_key(|&m| std::cmp::Reverse(self.heur.score(pos, m, Move::NULL, 0)));
+        root.sort_by_key(|&m| {
+            let s = self.heur.score(pos, m, Move::NULL, 0);
+            std::cmp::Reverse(self.heur.exchange_checked(pos, m, s))
+        });
 
         let mut best = (root.first().copied().unwrap_or(Move::NULL), 0.0);
         let mut done = 0;
@@ -540,7 +542,7 @@ impl Engine {
         let mut quiets = 0;
         let mut i = 0;
         while i < buf.len() {
-            let m = pick(&mut buf, i);
+            let m = self.heur.pick(pos, &mut buf, i);
             let reducible = !in_check && !is_tactical(pos, m);
             // A late quiet move near the leaves, or one that cannot lift
             // the static value to alpha, is not searched unless it may

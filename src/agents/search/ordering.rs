@@ -67,7 +67,8 @@ impl Heuristics {
         (p.turn().index() * 64 + m.from() as usize) * 64 + m.to() as usize
     }
 
-    /// The ordering score of `m` at `ply` (higher first).
+    /// The ordering score of `m` at `ply` (higher first), before the
+    /// exchange of a capture is checked (see [`Heuristics::exchange_checked`]).
     pub fn score(&self, p: &Position, m: Move, tt_move: Move, ply: usize) -> i32 {
         if m == tt_move && !m.is_null() {
             return TT_MOVE;
@@ -80,10 +81,6 @@ impl Heuristics {
             let victim = p.role_at(m.to()).map_or(1, rank);
             let attacker = p.role_at(m.from()).map_or(1, rank);
             s += CAPTURE + victim * 16 - attacker;
-            // A victim worth the attacker or more cannot lose the exchange.
-            if self.use_see && victim < attacker && !super::see::see_ge(p, m, 0) {
-                s = BAD_CAPTURE + victim * 16 - attacker;
-            }
         }
         if let MoveKind::Promotion(r) | MoveKind::Rotation(r) = m.kind() {
             s += PROMOTION + rank(r);
@@ -104,6 +101,48 @@ impl Heuristics {
             self.history[Self::hist_index(p, m)]
         } else {
             0
+        }
+    }
+
+    /// The score `s` of `m` (from [`Heuristics::score`]) with the exchange
+    /// checked (`use_see`): a capture that loses material by exchange goes
+    /// after the quiet moves. Checked only for a capture about to be
+    /// searched (most are never reached), which orders the moves as checking
+    /// every capture first would: a capture's score only falls.
+    pub fn exchange_checked(&self, p: &Position, m: Move, s: i32) -> i32 {
+        // Captures (with or without promotion), not the table move.
+        if !self.use_see || s <= CAPTURE || s >= TT_MOVE {
+            return s;
+        }
+        let victim = p.role_at(m.to()).map_or(1, rank);
+        let attacker = p.role_at(m.from()).map_or(1, rank);
+        // A victim worth the attacker or more cannot lose the exchange.
+        if victim < attacker && !super::see::see_ge(p, m, 0) {
+            BAD_CAPTURE + victim * 16 - attacker
+        } else {
+            s
+        }
+    }
+
+    /// Moves the best-scored remaining entry of `buf` to `i` and returns
+    /// its move (the exchanges of captures checked on the way).
+    #[inline]
+    pub fn pick(&self, p: &Position, buf: &mut [(i32, Move)], i: usize) -> Move {
+        loop {
+            let mut k = i;
+            for j in i + 1..buf.len() {
+                if buf[j].0 > buf[k].0 {
+                    k = j;
+                }
+            }
+            let checked = self.exchange_checked(p, buf[k].1, buf[k].0);
+            if checked != buf[k].0 {
+                // Fell below the quiet moves: look again.
+                buf[k].0 = checked;
+                continue;
+            }
+            buf.swap(i, k);
+            return buf[i].1;
         }
     }
 

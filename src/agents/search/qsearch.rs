@@ -52,7 +52,7 @@ impl Engine {
             best = self.eval.static_value(g, me);
         }
         for i in 0..buf.len() {
-            let m = pick(&mut buf, i);
+            let m = self.heur.pick(g.position(), &mut buf, i);
             // A capture that loses material by exchange cannot raise the
             // stand-pat (`see`; evasions are all searched): ordered last
             // with a negative score, so the rest are skipped too.
@@ -138,17 +138,4 @@ impl Engine {
         }
         pv
     }
-}
-
-/// Moves the best-scored remaining entry to `i` and returns its move.
-#[inline]
-pub(super) fn pick(buf: &mut [(i32, Move)], i: usize) -> Move {
-    let mut k = i;
-    for j in i + 1..buf.len() {
-        if buf[j].0 > buf[k].0 {
-            k = j;
-        }
-    }
-    buf.swap(i, k);
-    buf[i].1
 }
