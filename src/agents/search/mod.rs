@@ -39,7 +39,7 @@ use crate::play::GameRng;
 use crate::variants::{Node, Player};
 use budget::Budget;
 use eval::Evaluator;
-use ordering::{is_tactical, Heuristics, MAX_PLY};
+use ordering::{is_capture, is_tactical, Heuristics, MAX_PLY};
 use rand::RngExt;
 use tt::{Bound, Table};
 
@@ -67,6 +67,10 @@ const LMP_MOVES: [usize; 4] = [0, 5, 8, 13];
 /// a quiet move may add to the static value.
 const FUTILITY_DEPTH: i32 = 2;
 const FUTILITY_MARGIN: f64 = 120.0;
+/// Losing captures (`prune` with `see`): deepest depth, and the material
+/// per depth a capture may lose by exchange and still be searched.
+const SEE_PRUNE_DEPTH: i32 = 3;
+const SEE_PRUNE_MARGIN: i32 = 90;
 
 /// The late-move reduction of chess (`prune`), growing with depth and move
 /// number: `0.5 + ln(depth) ln(index) / 2`, at least 1 (from a table for
@@ -569,6 +573,19 @@ impl Engine {
                     buf.truncate(kept);
                     continue;
                 }
+            }
+            // A capture near the leaves that loses more than a margin by
+            // exchange is not searched either (`prune` with `see`).
+            if prune
+                && self.heur.use_see
+                && !reducible
+                && best > -MATE_BOUND
+                && depth <= SEE_PRUNE_DEPTH
+                && is_capture(pos, m)
+                && !see::see_ge(pos, m, -SEE_PRUNE_MARGIN * depth)
+            {
+                i += 1;
+                continue;
             }
             let mut child = g.clone();
             child.search_play(m);
