@@ -135,6 +135,26 @@ pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
     Bitboard(PAWN[color as usize][sq as usize])
 }
 
+/// The squares from which a pawn of `color` attacks some square of
+/// `targets` (8x8 grid): the squares the other colour's pawns on `targets`
+/// would attack, set-wise.
+#[inline(always)]
+pub fn pawn_attack_sources(color: Color, targets: Bitboard) -> Bitboard {
+    let (t, not_a, not_h) = (
+        targets.0,
+        !0x0101_0101_0101_0101u64,
+        !0x8080_8080_8080_8080u64,
+    );
+    Bitboard(match color {
+        // A White pawn on s attacks s + 7 (not from the a-file) and s + 9
+        // (not from the h-file).
+        Color::White => ((t >> 7) & not_a) | ((t >> 9) & not_h),
+        // A Black pawn on s attacks s - 7 (not from the h-file) and s - 9
+        // (not from the a-file).
+        Color::Black => ((t << 7) & not_h) | ((t << 9) & not_a),
+    })
+}
+
 // Sliders: kindergarten bitboards (about 11 KB of tables, L1-resident)
 // instead of magic bitboards (an 860 KB table, whose lookups were most of the
 // L1 misses per ply and whose lines, shared by the cores, slowed the threads
@@ -413,5 +433,24 @@ mod tests {
         assert_eq!(line(9, 18).count(), 8);
         assert!(between(0, 10).is_empty());
         assert!(line(0, 17).is_empty());
+    }
+
+    #[test]
+    fn pawn_attack_sources_are_the_squares_whose_pawn_attacks_a_target() {
+        for c in [Color::White, Color::Black] {
+            for t in 0..64u8 {
+                let expected = (0..64u8)
+                    .filter(|&s| pawn_attacks(c, s).contains(t))
+                    .fold(Bitboard::EMPTY, Bitboard::with);
+                let got = pawn_attack_sources(c, Bitboard::from_square(t));
+                assert_eq!(got, expected, "{c:?} target {t}");
+            }
+        }
+        // Set-wise: the union of the single targets' sources.
+        let set = Bitboard(0x0081_0000_1800_4200);
+        let union = set.into_iter().fold(Bitboard::EMPTY, |a, t| {
+            a | pawn_attack_sources(Color::Black, Bitboard::from_square(t))
+        });
+        assert_eq!(pawn_attack_sources(Color::Black, set), union);
     }
 }

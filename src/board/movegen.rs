@@ -103,6 +103,13 @@ impl<S: MoveSink> MoveSink for Within<'_, S> {
     }
 }
 
+/// The squares a king on `king` lands on by castling (the c- and g-file
+/// squares of its rank).
+#[inline(always)]
+fn castling_targets(king: Square) -> Bitboard {
+    Bitboard(0x44u64 << (king & !7))
+}
+
 /// Adds the normal moves `targets(from)` of every piece in `pieces`.
 #[inline(always)]
 fn add_each<S: MoveSink>(pieces: Bitboard, targets: impl Fn(Square) -> Bitboard, sink: &mut S) {
@@ -252,19 +259,40 @@ impl Position {
     /// list's cost is moves it would throw away).
     pub fn legal_moves_within(&self, within: Bitboard, out: &mut MoveList) {
         out.clear();
-        self.generate_within(RoleSet::ALL, within, out);
+        self.generate_within(RoleSet::ALL, within, within, out);
+    }
+
+    /// The legal captures and promotions (en passant included), and the
+    /// pawn moves to the last rank (a Cubic pawn gets there without
+    /// promoting), in the order [`Position::legal_moves`] lists them: the
+    /// moves of [`Position::legal_moves_within`] the tactical squares
+    /// without the other pieces' quiet moves to the last rank. Pieces
+    /// other than pawns are only sent to enemy pieces and only the pawns
+    /// that can capture or reach the last rank are looked at, which is what
+    /// the search's quiescence and horizon pay for at every node.
+    pub fn tactical_moves(&self, out: &mut MoveList) {
+        out.clear();
+        let theirs = self.by_color(self.turn.other());
+        self.generate_within(RoleSet::ALL, theirs, self.tactical_squares(), out);
     }
 
     /// The generator. Assumes the side to move has exactly one king; a
     /// position without one has no moves.
     #[inline]
     pub fn generate<S: MoveSink>(&self, roles: RoleSet, sink: &mut S) {
-        self.generate_within(roles, Bitboard::FULL, sink);
+        self.generate_within(roles, Bitboard::FULL, Bitboard::FULL, sink);
     }
 
-    /// [`Position::generate`], only moves that land on `within`.
+    /// [`Position::generate`], only moves that land on `within` (pieces
+    /// other than pawns, castling included) or on `pawns_within` (pawns).
     #[inline(always)]
-    fn generate_within<S: MoveSink>(&self, roles: RoleSet, within: Bitboard, sink: &mut S) {
+    fn generate_within<S: MoveSink>(
+        &self,
+        roles: RoleSet,
+        within: Bitboard,
+        pawns_within: Bitboard,
+        sink: &mut S,
+    ) {
         let us = self.turn;
         let them_c = us.other();
         let Some(king) = self.king(us) else {
@@ -281,11 +309,11 @@ impl Position {
         if checkers.more_than_one() || sink.done() {
             return;
         }
-        let target = within
-            & match checkers.single() {
-                Some(c) => between(king, c).with(c),
-                None => self.mask & !ours,
-            };
+        let evasion = match checkers.single() {
+            Some(c) => between(king, c).with(c),
+            None => self.mask & !ours,
+        };
+        let target = within & evasion;
 
         let pinned = self.pinned(king);
 
@@ -328,13 +356,18 @@ impl Position {
             if pawns.any() {
                 match self.pawns {
                     PawnStyle::Orthodox => {
-                        let ep = self.ep_square().filter(|&e| within.contains(e));
+                        let ep = self.ep_square().filter(|&e| pawns_within.contains(e));
+                        let target = pawns_within & evasion;
                         self.gen_pawns_orthodox(king, target, checkers, ep, &allowed, sink)
                     }
                     PawnStyle::Fluky | PawnStyle::Minichess => {
+                        let target = pawns_within & evasion;
                         self.gen_pawns_fluky(pawns, target, &allowed, sink)
                     }
-                    PawnStyle::Cubic => self.gen_pawns_cubic(pawns, target, &allowed, sink),
+                    PawnStyle::Cubic => {
+                        let target = pawns_within & evasion;
+                        self.gen_pawns_cubic(pawns, target, &allowed, sink)
+                    }
                 }
             }
         }
@@ -344,7 +377,7 @@ impl Position {
         if roles.contains(Role::King) && checkers.is_empty() && self.castling != 0 {
             if within == Bitboard::FULL {
                 self.gen_castling(king, sink);
-            } else {
+            } else if (within & castling_targets(king)).any() {
                 self.gen_castling(king, &mut Within { sink, within });
             }
         }
@@ -489,7 +522,18 @@ impl Position {
         let last = Bitboard::rank(self.geometry.last_rank(us));
         let singles = forward(pawns) & empty;
         let doubles = forward(singles) & empty & double_rank;
-        for from in pawns {
+        // Only the pawns with a move landing on `target` (quiescence asks
+        // for captures and promotions: most pawns have none).
+        let movers = if target == self.mask & !self.by_color(us) {
+            pawns
+        } else {
+            let back = |x: Bitboard| Bitboard(((x.0 >> 8) & white) | ((x.0 << 8) & !white));
+            pawns
+                & (back(singles & target)
+                    | back(back(doubles & target))
+                    | pawn_attack_sources(us, theirs & target))
+        };
+        for from in movers {
             let pin = allowed(from);
             let b = Bitboard::from_square(from).0;
             let one = Bitboard(b.rotate_left(rot)) & singles;

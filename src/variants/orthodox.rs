@@ -118,8 +118,7 @@ impl<R: OrthodoxRules> Game for Orthodox<R> {
     fn search_tactical_candidates(&self, out: &mut MoveList) {
         out.clear();
         if self.progress.result.is_none() {
-            self.pos
-                .legal_moves_within(self.pos.tactical_squares(), out);
+            self.pos.tactical_moves(out);
         }
     }
     fn san(&self, mv: Move) -> String {

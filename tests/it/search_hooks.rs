@@ -2,7 +2,8 @@
 //! rules: `search_play` reaches the same state as `play`, and
 //! `search_tactical_candidates` lists legal moves that include every
 //! capture and promotion; at the board level, `legal_moves_within` is the
-//! full list restricted to the given squares and `surely_has_legal_move`
+//! full list restricted to the given squares, `tactical_moves` its
+//! captures, promotions and pawn moves to the last rank in its order, and `surely_has_legal_move`
 //! never claims a move where there is none.
 
 use crate::common::walk_random_game;
@@ -75,6 +76,22 @@ fn check_board(p: &Position) {
         want.sort_by_key(|m| format!("{m:?}"));
         assert_eq!(got, want, "{p:?} within {within:?}");
     }
+    // The quiescence list: exactly the captures and promotions of the full
+    // list and its pawn moves to the last rank (Cubic pawns do not
+    // promote), in its order (move ordering breaks ties by list order, so
+    // the search's trees depend on it).
+    let mut tactical = MoveList::new();
+    p.tactical_moves(&mut tactical);
+    let pawns = p.by_role(dicechess::board::Role::Pawn);
+    let want: Vec<_> = all
+        .iter()
+        .copied()
+        .filter(|&m| {
+            is_capture_or_promotion(p, m)
+                || (pawns.contains(m.from()) && p.tactical_squares().contains(m.to()))
+        })
+        .collect();
+    assert_eq!(tactical.as_slice(), want.as_slice(), "{p:?}");
 }
 
 #[test]

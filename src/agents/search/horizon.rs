@@ -40,7 +40,7 @@ impl Engine {
             .and_then(|&(id, _)| g.search_roll_roles(id))
             .map(|_| {
                 let pos = g.position();
-                pos.legal_moves_within(pos.tactical_squares(), &mut ml);
+                pos.tactical_moves(&mut ml);
                 self.gains_by_role(g.position(), &ml)
             });
         let mover_is_pov = g.position().turn() == g.color_of(pov);

@@ -69,6 +69,7 @@ impl Heuristics {
 
     /// The ordering score of `m` at `ply` (higher first), before the
     /// exchange of a capture is checked (see [`Heuristics::exchange_checked`]).
+    #[inline(always)]
     pub fn score(&self, p: &Position, m: Move, tt_move: Move, ply: usize) -> i32 {
         if m == tt_move && !m.is_null() {
             return TT_MOVE;
@@ -129,10 +130,12 @@ impl Heuristics {
     #[inline]
     pub fn pick(&self, p: &Position, buf: &mut [(i32, Move)], i: usize) -> Move {
         loop {
-            let mut k = i;
-            for j in i + 1..buf.len() {
-                if buf[j].0 > buf[k].0 {
-                    k = j;
+            // The first of the best scores (the running best kept in a
+            // register, not reloaded from the slice).
+            let (mut k, mut top) = (i, buf[i].0);
+            for (j, &(s, _)) in buf.iter().enumerate().skip(i + 1) {
+                if s > top {
+                    (k, top) = (j, s);
                 }
             }
             let checked = self.exchange_checked(p, buf[k].1, buf[k].0);
