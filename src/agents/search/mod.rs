@@ -544,6 +544,8 @@ impl Engine {
         // static value, so that value bounds the move's.
         let futile = self.futility && depth == 1 && !in_check;
         let mut quiets = 0;
+        // Worked out at the first quiet move that may be skipped.
+        let mut checks: Option<see::CheckSquares> = None;
         let mut i = 0;
         while i < buf.len() {
             let m = self.heur.pick(pos, &mut buf, i);
@@ -558,14 +560,19 @@ impl Engine {
                 let late = (depth as usize) < LMP_MOVES.len() && quiets > LMP_MOVES[depth as usize];
                 let futile_quiet = depth <= FUTILITY_DEPTH
                     && static_eval + FUTILITY_MARGIN * depth as f64 <= alpha;
-                if (late || futile_quiet) && !see::quiet_may_check(pos, m) {
+                if (late || futile_quiet)
+                    && !checks
+                        .get_or_insert_with(|| see::CheckSquares::new(pos))
+                        .may_check(pos, m)
+                {
+                    let checks = checks.as_ref().expect("set just above");
                     if futile_quiet {
                         best = best.max(static_eval);
                     }
                     let mut kept = i;
                     for r in i + 1..buf.len() {
                         let q = buf[r].1;
-                        if is_tactical(pos, q) || see::quiet_may_check(pos, q) {
+                        if is_tactical(pos, q) || checks.may_check(pos, q) {
                             buf[kept] = buf[r];
                             kept += 1;
                         }

@@ -5,8 +5,10 @@
 //! where any piece may recapture, chess, hence the `see` option) and
 //! whether a quiet move gives check.
 
-use crate::board::attacks::{bishop_attacks, rook_attacks};
-use crate::board::{Move, MoveKind, Position, Role};
+use crate::board::attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, pawn_attack_sources, rook_attacks,
+};
+use crate::board::{Bitboard, Move, MoveKind, Position, Role, Square};
 
 /// Whether the quiet move `m` (not a capture or promotion) may give
 /// check on `p`: a direct check by the moved piece or a discovered one by
@@ -32,6 +34,89 @@ pub fn quiet_may_check(p: &Position, m: Move) -> bool {
     let diag = (p.by_role(Role::Bishop) | p.by_role(Role::Queen)) & ours;
     let ortho = (p.by_role(Role::Rook) | p.by_role(Role::Queen)) & ours;
     (bishop_attacks(king, occ) & diag).any() || (rook_attacks(king, occ) & ortho).any()
+}
+
+/// [`quiet_may_check`] for many moves of one position: the squares from
+/// which each role checks the enemy king and the pieces whose move may
+/// uncover a check are worked out once, so that most moves are one
+/// membership test. The moves these do not settle (castling and other
+/// special moves, a move of a piece that shields the king from one of
+/// ours) and every move of a position where one of ours already attacks
+/// the king go through [`quiet_may_check`] itself, so the answers are its
+/// own.
+pub struct CheckSquares {
+    /// The enemy king, or `None` when the sets are not used.
+    king: Option<Square>,
+    /// By role: the squares a piece of that role checks from.
+    from: [Bitboard; 6],
+    /// Our pieces alone between the enemy king and one of our sliders.
+    shields: Bitboard,
+}
+
+impl CheckSquares {
+    pub fn new(p: &Position) -> CheckSquares {
+        let us = p.turn();
+        let unused = CheckSquares {
+            king: None,
+            from: [Bitboard::EMPTY; 6],
+            shields: Bitboard::EMPTY,
+        };
+        let Some(king) = p.king(!us) else {
+            return unused;
+        };
+        let (occ, ours) = (p.occupied(), p.by_color(us));
+        let queens = p.by_role(Role::Queen);
+        let diag = (p.by_role(Role::Bishop) | queens) & ours;
+        let ortho = (p.by_role(Role::Rook) | queens) & ours;
+        let mut shields = Bitboard::EMPTY;
+        let snipers = (bishop_attacks(king, Bitboard::EMPTY) & diag)
+            | (rook_attacks(king, Bitboard::EMPTY) & ortho);
+        for s in snipers {
+            let b = between(king, s) & occ;
+            if b.is_empty() {
+                // A check standing already (a dice variant's king left in
+                // check): every move is worked out on its own.
+                return unused;
+            }
+            if !b.more_than_one() {
+                shields |= b & ours;
+            }
+        }
+        let (b, r) = (bishop_attacks(king, occ), rook_attacks(king, occ));
+        let mut from = [Bitboard::EMPTY; 6];
+        from[Role::Pawn.index()] = pawn_attack_sources(us, Bitboard::from_square(king));
+        from[Role::Knight.index()] = knight_attacks(king);
+        from[Role::Bishop.index()] = b;
+        from[Role::Rook.index()] = r;
+        from[Role::Queen.index()] = b | r;
+        from[Role::King.index()] = king_attacks(king);
+        CheckSquares {
+            king: Some(king),
+            from,
+            shields,
+        }
+    }
+
+    /// [`quiet_may_check`]`(p, m)`, `p` being the position these were
+    /// made for.
+    #[inline]
+    pub fn may_check(&self, p: &Position, m: Move) -> bool {
+        let (from, to) = (m.from(), m.to());
+        // A slider leaving a line of the king's along that line could see
+        // the king from `to` through `from`: only if it was the first piece
+        // on that line, so checking already, which `new` leaves to
+        // `quiet_may_check`.
+        if self.king.is_none()
+            || !matches!(m.kind(), MoveKind::Normal | MoveKind::DoublePush)
+            || self.shields.contains(from)
+        {
+            return quiet_may_check(p, m);
+        }
+        match p.role_at(from) {
+            Some(role) => self.from[role.index()].contains(to),
+            None => true,
+        }
+    }
 }
 
 /// Exchange values (centipawns): a king is worth more than any exchange.
@@ -109,8 +194,63 @@ pub fn see_ge(p: &Position, m: Move, threshold: i32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Geometry;
+    use crate::board::{Geometry, MoveList};
     use crate::notation::fen::{parse_fen, FenRules};
+    use crate::play::{random_move, sample_outcome};
+    use crate::rng::game_rng;
+    use crate::variants::{AnyGame, Game, Node, Options, Outcomes, VARIANTS};
+
+    /// Every move of the positions of random games of every variant, and
+    /// of their boards with the other side to move (so that kings left in
+    /// check and pieces shielding them are met): the per-position sets
+    /// answer as [`quiet_may_check`] does.
+    #[test]
+    fn check_squares_answer_as_quiet_may_check() {
+        let (mut ml, mut o) = (MoveList::new(), Outcomes::new());
+        let (mut moves, mut checking, mut shielded) = (0, 0, 0);
+        let mut compare = |p: &Position| {
+            let c = CheckSquares::new(p);
+            let mut all = MoveList::new();
+            p.pseudo_moves_of(crate::board::RoleSet::ALL, &mut all);
+            for &m in all.iter() {
+                let want = quiet_may_check(p, m);
+                assert_eq!(c.may_check(p, m), want, "{p:?} {m:?}");
+                moves += 1;
+                checking += want as u32;
+                shielded += c.shields.contains(m.from()) as u32;
+            }
+        };
+        for v in VARIANTS {
+            for game in 0..6 {
+                let mut g = AnyGame::new(v, &Options::new()).unwrap();
+                let mut rng = game_rng(13, game);
+                crate::with_game!(&mut g, x => {
+                    for _ in 0..300 {
+                        match x.node() {
+                            Node::Terminal => break,
+                            Node::Chance => {
+                                let a = sample_outcome(x, &mut rng, &mut o);
+                                x.apply_outcome(a);
+                            }
+                            Node::Decision(_) => {
+                                let p = x.position();
+                                compare(p);
+                                let mut other = p.clone();
+                                other.play_null();
+                                compare(&other);
+                                let m = random_move(x, &mut rng, &mut ml);
+                                x.play(m);
+                            }
+                        }
+                    }
+                });
+            }
+        }
+        assert!(
+            moves > 100_000 && checking > 2_000 && shielded > 500,
+            "{moves} {checking} {shielded}"
+        );
+    }
 
     fn capture(fen_text: &str, from: &str, to: &str) -> (Position, Move) {
         let (p, _) = parse_fen(fen_text, &FenRules::CHESS).unwrap();
