@@ -196,9 +196,9 @@ mod tests {
     use super::*;
     use crate::board::{Geometry, MoveList};
     use crate::notation::fen::{parse_fen, FenRules};
-    use crate::play::{random_move, sample_outcome};
+    use crate::play::{play_out, random_move};
     use crate::rng::game_rng;
-    use crate::variants::{AnyGame, Game, Node, Options, Outcomes, VARIANTS};
+    use crate::variants::{AnyGame, Game, Options, VARIANTS};
 
     /// Every move of the positions of random games of every variant, and
     /// of their boards with the other side to move (so that kings left in
@@ -206,7 +206,7 @@ mod tests {
     /// answer as [`quiet_may_check`] does.
     #[test]
     fn check_squares_answer_as_quiet_may_check() {
-        let (mut ml, mut o) = (MoveList::new(), Outcomes::new());
+        let mut ml = MoveList::new();
         let (mut moves, mut checking, mut shielded) = (0, 0, 0);
         let mut compare = |p: &Position| {
             let c = CheckSquares::new(p);
@@ -225,29 +225,20 @@ mod tests {
                 let mut g = AnyGame::new(v, &Options::new()).unwrap();
                 let mut rng = game_rng(13, game);
                 crate::with_game!(&mut g, x => {
-                    for _ in 0..300 {
-                        match x.node() {
-                            Node::Terminal => break,
-                            Node::Chance => {
-                                let a = sample_outcome(x, &mut rng, &mut o);
-                                x.apply_outcome(a);
-                            }
-                            Node::Decision(_) => {
-                                let p = x.position();
-                                compare(p);
-                                let mut other = p.clone();
-                                other.play_null();
-                                compare(&other);
-                                let m = random_move(x, &mut rng, &mut ml);
-                                x.play(m);
-                            }
-                        }
-                    }
+                    let decide = |g: &_, _, rng: &mut _| {
+                        let p: &Position = Game::position(g);
+                        compare(p);
+                        let mut other = p.clone();
+                        other.play_null();
+                        compare(&other);
+                        random_move(g, rng, &mut ml)
+                    };
+                    play_out(x, &mut rng, decide, |_, _, _, _| {});
                 });
             }
         }
         assert!(
-            moves > 100_000 && checking > 2_000 && shielded > 500,
+            moves > 300_000 && checking > 20_000 && shielded > 500,
             "{moves} {checking} {shielded}"
         );
     }
