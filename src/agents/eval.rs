@@ -46,6 +46,8 @@ pub struct SearchDefaults {
     pub see: bool,
     /// Chess structure terms in the evaluation (`structure`).
     pub structure: bool,
+    /// Chess's per-square corrections in the evaluation (`pst`).
+    pub pst: bool,
 }
 
 /// The defaults of every variant that does not set its own.
@@ -57,6 +59,7 @@ pub const SEARCH_DEFAULTS: SearchDefaults = SearchDefaults {
     prune: false,
     see: false,
     structure: false,
+    pst: false,
 };
 
 /// What an agent needs from a variant beyond [`Game`]: an optional
@@ -86,12 +89,15 @@ pub trait Evaluate: Game {
 impl Evaluate for Chess {
     /// The pruning of alternating-move engines: every decision is the
     /// other player's reply, and every recapture an exchange counts is
-    /// allowed.
+    /// allowed; the structure terms and the per-square corrections fitted
+    /// on chess games (`pst`: 0.5425 [0.514, 0.571] over 1,200 paired games
+    /// at 20,000 nodes against the same search without them).
     fn search_defaults(&self) -> SearchDefaults {
         SearchDefaults {
             prune: true,
             see: true,
             structure: true,
+            pst: true,
             ..SEARCH_DEFAULTS
         }
     }

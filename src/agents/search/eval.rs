@@ -8,6 +8,7 @@
 //! worth the average of its faces), see [`Evaluator::at_chance`].
 
 pub mod features;
+pub mod pst;
 pub mod structure;
 pub mod tuned;
 
@@ -71,16 +72,30 @@ pub struct SquareTable {
 }
 
 impl SquareTable {
-    pub fn new(w: &Weights, files: i32, ranks: i32) -> SquareTable {
+    /// The table of `w` on a `files` x `ranks` board, with chess's
+    /// per-square corrections ([`pst`]) added when `corrected` (8x8 only).
+    pub fn new(w: &Weights, files: i32, ranks: i32, corrected: bool) -> SquareTable {
         let mut table = [[[(0.0, 0.0); 64]; 6]; 2];
+        let corrected = corrected && files == 8 && ranks == 8;
         for c in Color::ALL {
             for r in Role::ALL {
                 let i = r.index();
                 for sq in 0..64i32 {
                     let t = square_terms(c, r, sq, files, ranks);
+                    let (dm, de) = if corrected {
+                        pst::correction(c, r, sq as u8)
+                    } else {
+                        (0.0, 0.0)
+                    };
                     table[c as usize][i][sq as usize] = (
-                        w.mg_value[i] + w.mg_center[i] * t.center + w.mg_advance[i] * t.mg_advance,
-                        w.eg_value[i] + w.eg_center[i] * t.center + w.eg_advance[i] * t.eg_advance,
+                        w.mg_value[i]
+                            + w.mg_center[i] * t.center
+                            + w.mg_advance[i] * t.mg_advance
+                            + dm,
+                        w.eg_value[i]
+                            + w.eg_center[i] * t.center
+                            + w.eg_advance[i] * t.eg_advance
+                            + de,
                     );
                 }
             }
@@ -284,7 +299,7 @@ impl RoleTerms<'_> {
 }
 
 /// The middlegame share of the taper of `p` (see [`taper`]).
-pub(crate) fn mg_share(p: &Position) -> f64 {
+pub fn mg_share(p: &Position) -> f64 {
     let geo = p.geometry();
     let mut phase = 0;
     for c in Color::ALL {
@@ -366,6 +381,8 @@ pub struct Evaluator {
     pub utility: Utility,
     /// Whether boards get the chess structure terms ([`structure`]).
     structure: bool,
+    /// Whether 8x8 boards get chess's per-square corrections ([`pst`]).
+    pst: bool,
     /// Their pawn terms by pawn structure.
     pawns: structure::PawnCache,
 }
@@ -383,6 +400,7 @@ impl Evaluator {
             outcomes: Outcomes::new(),
             utility: Utility::new(crate::agents::eval::SEARCH_DEFAULTS.uscale),
             structure: false,
+            pst: false,
             pawns: structure::PawnCache::default(),
         }
     }
@@ -392,6 +410,16 @@ impl Evaluator {
     pub fn set_structure(&mut self, on: bool) {
         if self.structure != on {
             self.structure = on;
+            self.boards.clear();
+        }
+    }
+
+    /// Turns chess's per-square corrections on or off (forgetting the
+    /// piece-square table and the boards valued the other way).
+    pub fn set_pst(&mut self, on: bool) {
+        if self.pst != on {
+            self.pst = on;
+            self.squares = None;
             self.boards.clear();
         }
     }
@@ -423,7 +451,7 @@ impl Evaluator {
                 }
                 self.boards.clear();
                 self.squares
-                    .insert(SquareTable::new(&self.weights, files, ranks))
+                    .insert(SquareTable::new(&self.weights, files, ranks, self.pst))
             }
         };
         let structure = self.structure;
@@ -516,13 +544,83 @@ mod tests {
     use crate::rng::game_rng;
     use crate::variants::{chess::Chess, Game, Options};
 
+    /// With `pst` the table of an 8x8 board is the formula's plus each
+    /// square's correction seen from the piece's side (a Black piece on
+    /// e8 gets the correction of e1); other boards get none.
+    #[test]
+    fn corrected_table_adds_the_correction_of_the_square_seen_from_its_side() {
+        let plain = SquareTable::new(&WEIGHTS, 8, 8, false);
+        let corrected = SquareTable::new(&WEIGHTS, 8, 8, true);
+        for c in Color::ALL {
+            for r in Role::ALL {
+                for sq in 0..64u8 {
+                    let (pm, pe) = plain.table[c as usize][r.index()][sq as usize];
+                    let (cm, ce) = corrected.table[c as usize][r.index()][sq as usize];
+                    let own = if c == Color::White { sq } else { sq ^ 56 };
+                    let (dm, de) = pst::CORRECTIONS[r.index()][own as usize];
+                    assert_eq!(
+                        (cm, ce),
+                        (pm + dm as f64, pe + de as f64),
+                        "{c:?} {r:?} {sq}"
+                    );
+                    assert_eq!(pst::correction(c, r, sq), (dm as f64, de as f64));
+                }
+            }
+        }
+        let small = SquareTable::new(&WEIGHTS, 5, 5, true).table;
+        assert_eq!(small, SquareTable::new(&WEIGHTS, 5, 5, false).table);
+    }
+
+    /// The evaluator's `pst` switch adds, on every board of random chess
+    /// games, the tapered sum of the pieces' corrections (White's minus
+    /// Black's) and nothing else; switching back gives the plain value.
+    #[test]
+    fn pst_switch_adds_the_tapered_corrections() {
+        let mut e = Evaluator::with_set(tuned::WeightSet::Default);
+        e.set_structure(true);
+        let mut ml = MoveList::new();
+        let mut moved = 0;
+        for game in 0..10 {
+            let mut g = Chess::new(&Options::new()).unwrap();
+            let mut rng = game_rng(3, game);
+            while matches!(g.node(), Node::Decision(_)) && g.progress().plies < 150 {
+                let p = g.position();
+                e.set_pst(false);
+                let plain = e.static_value(&g, 0);
+                e.set_pst(true);
+                let corrected = e.static_value(&g, 0);
+                let ph = mg_share(p);
+                let mut want = 0.0;
+                for c in Color::ALL {
+                    let sign = if c == Color::White { 1.0 } else { -1.0 };
+                    for r in Role::ALL {
+                        for s in p.pieces(c, r) {
+                            let (m, eg) = pst::correction(c, r, s);
+                            want += sign * (m * ph + eg * (1.0 - ph));
+                        }
+                    }
+                }
+                assert!(
+                    (corrected - plain - want).abs() < 1e-6,
+                    "{corrected} {plain} {want}"
+                );
+                moved += (want != 0.0) as u32;
+                e.set_pst(false);
+                assert_eq!(e.static_value(&g, 0).to_bits(), plain.to_bits());
+                let m = random_move(&g, &mut rng, &mut ml);
+                g.play(m);
+            }
+        }
+        assert!(moved > 500, "{moved}");
+    }
+
     /// The search's path (king-zone attackers counted in the mobility loop,
     /// pawn terms from the cache) gives exactly the board terms plus the
     /// structure terms computed on their own, also after the cache's
     /// entries were replaced by other pawn structures many times.
     #[test]
     fn structure_in_the_mobility_loop_and_cache_equals_the_plain_terms() {
-        let table = SquareTable::new(&WEIGHTS, 8, 8);
+        let table = SquareTable::new(&WEIGHTS, 8, 8, false);
         let mut cache = structure::PawnCache::default();
         let mut ml = MoveList::new();
         let mut boards = 0;

@@ -237,6 +237,7 @@ impl Engine {
         self.heur.use_see = self.params.see.unwrap_or(own.see);
         self.eval
             .set_structure(self.params.structure.unwrap_or(own.structure));
+        self.eval.set_pst(self.params.pst.unwrap_or(own.pst));
         if self.eval.utility.scale() != scale {
             self.eval.utility = utility::Utility::new(scale);
         }

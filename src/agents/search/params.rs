@@ -35,6 +35,7 @@ pub const KEYS: &[&str] = &[
     "prune",
     "see",
     "structure",
+    "pst",
 ];
 
 /// Deepest iteration (decisions).
@@ -130,6 +131,9 @@ pub struct Params {
     /// open files, king shelter and attackers near the king
     /// (`eval/structure.rs`; `None`: the variant's own; on in chess only).
     pub structure: Option<bool>,
+    /// The piece-square values get chess's per-square corrections fitted
+    /// on the engine's games (`eval/pst.rs`; `None`: the variant's own).
+    pub pst: Option<bool>,
 }
 
 impl Default for Params {
@@ -164,6 +168,7 @@ impl Default for Params {
             prune: None,
             see: None,
             structure: None,
+            pst: None,
         }
     }
 }
@@ -184,6 +189,7 @@ impl Params {
             futility: Some(false),
             prune: Some(false),
             structure: Some(false),
+            pst: Some(false),
             see: Some(false),
             ..Params::default()
         }
@@ -242,6 +248,7 @@ impl Params {
                 "prune" => p.prune = Some(flag()?),
                 "see" => p.see = Some(flag()?),
                 "structure" => p.structure = Some(flag()?),
+                "pst" => p.pst = Some(flag()?),
                 "qsearch" => p.qsearch = flag()?,
                 "qchance" => {
                     p.qchance = match v {
@@ -331,6 +338,9 @@ impl fmt::Display for Params {
         }
         if let Some(on) = self.structure {
             parts.push(format!("structure={}", on as u8));
+        }
+        if let Some(on) = self.pst {
+            parts.push(format!("pst={}", on as u8));
         }
         if let Some(h) = self.hexpand {
             parts.push(format!("hexpand={h}"));

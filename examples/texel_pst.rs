@@ -1,0 +1,97 @@
+//! Samples for fitting chess's per-square corrections
+//! (`scripts/texel_pst.py`, which runs this and fits them):
+//!
+//! `cargo run --release --example texel_pst -- GAMES NODES OPENING SEED OUT`
+//!
+//! plays `GAMES` chess games of `search:nodes=NODES,pst=0` against itself,
+//! each opening with `OPENING` random decisions of its own seeded stream
+//! (game `i` uses `game_rng(SEED, i)`, so the file depends only on the
+//! arguments, not on the thread count). Every decision node after the
+//! opening whose side to move is not in check and whose previous move was
+//! neither a capture nor a check is a sample, written as one line: White's
+//! result (1, 0.5, 0), the middlegame share of the taper, the search's
+//! static value for White without the corrections, then one index per
+//! piece: `role * 64 + square` for a White piece and `384 + role * 64 +
+//! (square ^ 56)` for a Black one (so the square is seen from the piece's
+//! own side).
+
+use std::io::Write;
+
+use dicechess::agents::search::eval::tuned::WeightSet;
+use dicechess::agents::search::eval::{mg_share, Evaluator};
+use dicechess::agents::{Agent, AgentSpec};
+use dicechess::board::{Color, MoveKind, MoveList, Role};
+use dicechess::play::play_out;
+use dicechess::sim::{game_rng, random_move};
+use dicechess::variants::{chess::Chess, Game, Options};
+use rayon::prelude::*;
+
+fn game_lines(index: u64, nodes: u64, opening: u32, seed: u64) -> Vec<String> {
+    let spec = format!("search:nodes={nodes},pst=0");
+    let mut agent = Agent::new(AgentSpec::parse(&spec).unwrap());
+    let mut eval = Evaluator::with_set(WeightSet::Default);
+    eval.set_structure(true);
+    eval.set_pst(false);
+    let mut g = Chess::new(&Options::new()).unwrap();
+    let mut rng = game_rng(seed, index);
+    let mut ml = MoveList::new();
+    let (mut made, mut quiet) = (0u32, false);
+    let mut samples: Vec<String> = Vec::new();
+    play_out(
+        &mut g,
+        &mut rng,
+        |g: &Chess, _, rng| {
+            let p = g.position();
+            if made >= opening && quiet && !p.is_check() {
+                let mut line = format!("{:.4} {:.2}", mg_share(p), eval.static_value(g, 0));
+                for c in Color::ALL {
+                    for r in Role::ALL {
+                        for s in p.pieces(c, r) {
+                            let i = match c {
+                                Color::White => r.index() * 64 + s as usize,
+                                Color::Black => 384 + r.index() * 64 + (s ^ 56) as usize,
+                            };
+                            line.push_str(&format!(" {i}"));
+                        }
+                    }
+                }
+                samples.push(line);
+            }
+            let m = if made < opening {
+                random_move(g, rng, &mut ml)
+            } else {
+                agent.select(g, rng)
+            };
+            let capture = p.piece_at(m.to()).is_some() || m.kind() == MoveKind::EnPassant;
+            let mut after = p.clone();
+            after.play(m);
+            quiet = !capture && !after.is_check();
+            made += 1;
+            m
+        },
+        |_, _, _, _| {},
+    );
+    let y = match g.winner() {
+        Some(0) => "1",
+        Some(_) => "0",
+        None => "0.5",
+    };
+    samples.into_iter().map(|s| format!("{y} {s}")).collect()
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let arg = |i: usize| -> u64 { args[i].parse().expect("GAMES NODES OPENING SEED OUT") };
+    let (games, nodes, opening, seed) = (arg(0), arg(1), arg(2) as u32, arg(3));
+    let lines: Vec<Vec<String>> = (0..games)
+        .into_par_iter()
+        .map(|i| game_lines(i, nodes, opening, seed))
+        .collect();
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&args[4]).unwrap());
+    let mut n = 0;
+    for l in lines.iter().flatten() {
+        writeln!(out, "{l}").unwrap();
+        n += 1;
+    }
+    eprintln!("{games} games, {n} samples");
+}
