@@ -18,7 +18,7 @@
 use std::io::Write;
 
 use dicechess::agents::search::eval::tuned::WeightSet;
-use dicechess::agents::search::eval::{mg_share, Evaluator};
+use dicechess::agents::search::eval::{mg_share, pst, Evaluator};
 use dicechess::agents::{Agent, AgentSpec};
 use dicechess::board::{Color, MoveKind, MoveList, Role};
 use dicechess::play::play_out;
@@ -47,10 +47,8 @@ fn game_lines(index: u64, nodes: u64, opening: u32, seed: u64) -> Vec<String> {
                 for c in Color::ALL {
                     for r in Role::ALL {
                         for s in p.pieces(c, r) {
-                            let i = match c {
-                                Color::White => r.index() * 64 + s as usize,
-                                Color::Black => 384 + r.index() * 64 + (s ^ 56) as usize,
-                            };
+                            let i =
+                                384 * c as usize + r.index() * 64 + pst::own_square(c, s) as usize;
                             line.push_str(&format!(" {i}"));
                         }
                     }

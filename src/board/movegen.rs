@@ -354,20 +354,16 @@ impl Position {
         if roles.contains(Role::Pawn) {
             let pawns = self.pieces(us, Role::Pawn);
             if pawns.any() {
+                let target = pawns_within & evasion;
                 match self.pawns {
                     PawnStyle::Orthodox => {
                         let ep = self.ep_square().filter(|&e| pawns_within.contains(e));
-                        let target = pawns_within & evasion;
                         self.gen_pawns_orthodox(king, target, checkers, ep, &allowed, sink)
                     }
                     PawnStyle::Fluky | PawnStyle::Minichess => {
-                        let target = pawns_within & evasion;
                         self.gen_pawns_fluky(pawns, target, &allowed, sink)
                     }
-                    PawnStyle::Cubic => {
-                        let target = pawns_within & evasion;
-                        self.gen_pawns_cubic(pawns, target, &allowed, sink)
-                    }
+                    PawnStyle::Cubic => self.gen_pawns_cubic(pawns, target, &allowed, sink),
                 }
             }
         }

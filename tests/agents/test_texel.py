@@ -1,17 +1,13 @@
 """Texel tuning: the evaluation features from Python, ``search:weights``,
 and ``scripts/texel_tune.py --quick`` producing finite weights."""
 
-import importlib.util
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import dicechess as dc
 from dicechess import _core
-
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "texel_tune.py"
 
 
 def test_features_match_the_weight_names():
@@ -39,11 +35,8 @@ def test_weights_option_of_search_spec():
         dc.Agent("search:weights=best")
 
 
-def test_quick_tuning_gives_finite_weights(tmp_path):
-    spec = importlib.util.spec_from_file_location("texel_tune", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+def test_quick_tuning_gives_finite_weights(tmp_path, load_script):
+    mod = load_script("texel_tune")
     out = tmp_path / "w.json"
     result = mod.main(["--quick", "--out", str(out)])
     assert json.loads(out.read_text()) == result

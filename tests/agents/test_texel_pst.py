@@ -1,7 +1,6 @@
 """``scripts/texel_pst.py``: the fit recovers known corrections from
 synthetic samples, and the table it writes is the one the engine reads."""
 
-import importlib.util
 import re
 from pathlib import Path
 
@@ -9,16 +8,11 @@ import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "scripts" / "texel_pst.py"
 
 
 @pytest.fixture(scope="module")
-def pst():
-    spec = importlib.util.spec_from_file_location("texel_pst", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+def pst(load_script):
+    return load_script("texel_pst")
 
 
 #: Sample indices (role * 64 + square, Black pieces + 384) and the true

@@ -1,25 +1,17 @@
 """``scripts/turn_probe.py``: the three-dice probes of docs/search.md replay
 (same arguments, same games) and pick the agent by the dice left."""
 
-import importlib.util
 import json
 import random
-from pathlib import Path
 
 import pytest
 
 import dicechess as dc
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "turn_probe.py"
-
 
 @pytest.fixture(scope="module")
-def probe():
-    spec = importlib.util.spec_from_file_location("turn_probe", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+def probe(load_script):
+    return load_script("turn_probe")
 
 
 def test_same_arguments_same_games(probe, tmp_path, capsys):

@@ -544,6 +544,26 @@ mod tests {
     use crate::rng::game_rng;
     use crate::variants::{chess::Chess, Game, Options};
 
+    /// Calls `visit` on every decision state of `games` random chess games
+    /// (game `i` on `game_rng(seed, i)`), each cut after `plies` plies.
+    fn for_each_random_chess_state(
+        seed: u64,
+        games: u64,
+        plies: u32,
+        mut visit: impl FnMut(&Chess),
+    ) {
+        let mut ml = MoveList::new();
+        for game in 0..games {
+            let mut g = Chess::new(&Options::new()).unwrap();
+            let mut rng = game_rng(seed, game);
+            while matches!(g.node(), Node::Decision(_)) && g.progress().plies < plies {
+                visit(&g);
+                let m = random_move(&g, &mut rng, &mut ml);
+                g.play(m);
+            }
+        }
+    }
+
     /// With `pst` the table of an 8x8 board is the formula's plus each
     /// square's correction seen from the piece's side (a Black piece on
     /// e8 gets the correction of e1); other boards get none.
@@ -578,39 +598,32 @@ mod tests {
     fn pst_switch_adds_the_tapered_corrections() {
         let mut e = Evaluator::with_set(tuned::WeightSet::Default);
         e.set_structure(true);
-        let mut ml = MoveList::new();
         let mut moved = 0;
-        for game in 0..10 {
-            let mut g = Chess::new(&Options::new()).unwrap();
-            let mut rng = game_rng(3, game);
-            while matches!(g.node(), Node::Decision(_)) && g.progress().plies < 150 {
-                let p = g.position();
-                e.set_pst(false);
-                let plain = e.static_value(&g, 0);
-                e.set_pst(true);
-                let corrected = e.static_value(&g, 0);
-                let ph = mg_share(p);
-                let mut want = 0.0;
-                for c in Color::ALL {
-                    let sign = if c == Color::White { 1.0 } else { -1.0 };
-                    for r in Role::ALL {
-                        for s in p.pieces(c, r) {
-                            let (m, eg) = pst::correction(c, r, s);
-                            want += sign * (m * ph + eg * (1.0 - ph));
-                        }
+        for_each_random_chess_state(3, 10, 150, |g| {
+            let p = g.position();
+            e.set_pst(false);
+            let plain = e.static_value(g, 0);
+            e.set_pst(true);
+            let corrected = e.static_value(g, 0);
+            let ph = mg_share(p);
+            let mut want = 0.0;
+            for c in Color::ALL {
+                let sign = if c == Color::White { 1.0 } else { -1.0 };
+                for r in Role::ALL {
+                    for s in p.pieces(c, r) {
+                        let (m, eg) = pst::correction(c, r, s);
+                        want += sign * (m * ph + eg * (1.0 - ph));
                     }
                 }
-                assert!(
-                    (corrected - plain - want).abs() < 1e-6,
-                    "{corrected} {plain} {want}"
-                );
-                moved += (want != 0.0) as u32;
-                e.set_pst(false);
-                assert_eq!(e.static_value(&g, 0).to_bits(), plain.to_bits());
-                let m = random_move(&g, &mut rng, &mut ml);
-                g.play(m);
             }
-        }
+            assert!(
+                (corrected - plain - want).abs() < 1e-6,
+                "{corrected} {plain} {want}"
+            );
+            moved += (want != 0.0) as u32;
+            e.set_pst(false);
+            assert_eq!(e.static_value(g, 0).to_bits(), plain.to_bits());
+        });
         assert!(moved > 500, "{moved}");
     }
 
@@ -622,21 +635,14 @@ mod tests {
     fn structure_in_the_mobility_loop_and_cache_equals_the_plain_terms() {
         let table = SquareTable::new(&WEIGHTS, 8, 8, false);
         let mut cache = structure::PawnCache::default();
-        let mut ml = MoveList::new();
         let mut boards = 0;
-        for game in 0..40 {
-            let mut g = Chess::new(&Options::new()).unwrap();
-            let mut rng = game_rng(7, game);
-            while matches!(g.node(), Node::Decision(_)) && g.progress().plies < 200 {
-                let p = g.position();
-                let fast = board_structure_cp(p, &WEIGHTS, &table, &mut cache);
-                let plain = board_cp(p, &WEIGHTS, &table) + structure::structure_cp(p);
-                assert_eq!(fast.to_bits(), plain.to_bits(), "{fast} {plain}");
-                boards += 1;
-                let m = random_move(&g, &mut rng, &mut ml);
-                g.play(m);
-            }
-        }
+        for_each_random_chess_state(7, 40, 200, |g| {
+            let p = g.position();
+            let fast = board_structure_cp(p, &WEIGHTS, &table, &mut cache);
+            let plain = board_cp(p, &WEIGHTS, &table) + structure::structure_cp(p);
+            assert_eq!(fast.to_bits(), plain.to_bits(), "{fast} {plain}");
+            boards += 1;
+        });
         assert!(boards > 2000, "{boards}");
     }
 }

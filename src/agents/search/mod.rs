@@ -561,12 +561,10 @@ impl Engine {
                 let late = (depth as usize) < LMP_MOVES.len() && quiets > LMP_MOVES[depth as usize];
                 let futile_quiet = depth <= FUTILITY_DEPTH
                     && static_eval + FUTILITY_MARGIN * depth as f64 <= alpha;
-                if (late || futile_quiet)
-                    && !checks
-                        .get_or_insert_with(|| see::CheckSquares::new(pos))
-                        .may_check(pos, m)
-                {
-                    let checks = checks.as_ref().expect("set just above");
+                let skipped = (late || futile_quiet)
+                    .then(|| &*checks.get_or_insert_with(|| see::CheckSquares::new(pos)))
+                    .filter(|c| !c.may_check(pos, m));
+                if let Some(checks) = skipped {
                     if futile_quiet {
                         best = best.max(static_eval);
                     }

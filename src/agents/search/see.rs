@@ -8,7 +8,7 @@
 use crate::board::attacks::{
     between, bishop_attacks, king_attacks, knight_attacks, pawn_attack_sources, rook_attacks,
 };
-use crate::board::{Bitboard, Move, MoveKind, Position, Role, Square};
+use crate::board::{Bitboard, Move, MoveKind, Position, Role};
 
 /// Whether the quiet move `m` (not a capture or promotion) may give
 /// check on `p`: a direct check by the moved piece or a discovered one by
@@ -45,8 +45,8 @@ pub fn quiet_may_check(p: &Position, m: Move) -> bool {
 /// the king go through [`quiet_may_check`] itself, so the answers are its
 /// own.
 pub struct CheckSquares {
-    /// The enemy king, or `None` when the sets are not used.
-    king: Option<Square>,
+    /// Whether the sets are used (an enemy king and no check standing).
+    used: bool,
     /// By role: the squares a piece of that role checks from.
     from: [Bitboard; 6],
     /// Our pieces alone between the enemy king and one of our sliders.
@@ -57,7 +57,7 @@ impl CheckSquares {
     pub fn new(p: &Position) -> CheckSquares {
         let us = p.turn();
         let unused = CheckSquares {
-            king: None,
+            used: false,
             from: [Bitboard::EMPTY; 6],
             shields: Bitboard::EMPTY,
         };
@@ -91,7 +91,7 @@ impl CheckSquares {
         from[Role::Queen.index()] = b | r;
         from[Role::King.index()] = king_attacks(king);
         CheckSquares {
-            king: Some(king),
+            used: true,
             from,
             shields,
         }
@@ -106,7 +106,7 @@ impl CheckSquares {
         // the king from `to` through `from`: only if it was the first piece
         // on that line, so checking already, which `new` leaves to
         // `quiet_may_check`.
-        if self.king.is_none()
+        if !self.used
             || !matches!(m.kind(), MoveKind::Normal | MoveKind::DoublePush)
             || self.shields.contains(from)
         {

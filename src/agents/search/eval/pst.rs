@@ -9,14 +9,20 @@
 
 use crate::board::{Color, Role, Square};
 
+/// Square `sq` seen from the side of `c` (a Black piece on e8 is on its
+/// e1): the square the table and the fit's samples index.
+#[inline]
+pub fn own_square(c: Color, sq: Square) -> Square {
+    match c {
+        Color::White => sq,
+        Color::Black => sq ^ 56,
+    }
+}
+
 /// The correction of a `c` `r` on `sq` (middlegame, endgame centipawns).
 #[inline]
 pub fn correction(c: Color, r: Role, sq: Square) -> (f64, f64) {
-    let own = match c {
-        Color::White => sq,
-        Color::Black => sq ^ 56,
-    };
-    let (mg, eg) = CORRECTIONS[r.index()][own as usize];
+    let (mg, eg) = CORRECTIONS[r.index()][own_square(c, sq) as usize];
     (mg as f64, eg as f64)
 }
 
