@@ -94,7 +94,10 @@ fn chess_pruning_reaches_deeper_at_equal_nodes() {
     // Outside chess the defaults leave both off: equal trees.
     let g = Fluky::new("fluky", &opts(&[])).unwrap();
     let a = search(&g, "search:nodes=3000");
-    let b = search(&g, "search:nodes=3000,prune=0,see=0,structure=0");
+    let b = search(
+        &g,
+        "search:nodes=3000,prune=0,see=0,structure=0,iir=0,countermove=0,improving=0,adaptive=0",
+    );
     assert_eq!(
         (a.best, a.value.to_bits(), a.nodes),
         (b.best, b.value.to_bits(), b.nodes)
@@ -385,6 +388,7 @@ fn search_specs_parse_print_and_reject() {
         "search:nodes=64,futility=0",
         "search:nodes=64,prune=0,see=1",
         "search:nodes=64,structure=0",
+        "search:nodes=64,iir=0,countermove=0,improving=0,adaptive=0",
     ] {
         let spec = AgentSpec::parse(s).unwrap();
         assert_eq!(spec.to_string(), s);
@@ -402,6 +406,8 @@ fn search_specs_parse_print_and_reject() {
         ("search:hcheck=yes", "hcheck must be 0 or 1"),
         ("search:see=2", "see must be 0 or 1"),
         ("search:prune=x", "prune must be 0 or 1"),
+        ("search:iir=2", "iir must be 0 or 1"),
+        ("search:adaptive=on2", "adaptive must be 0 or 1"),
     ] {
         let e = AgentSpec::parse(s).unwrap_err().to_string();
         assert!(e.contains(why), "{s}: {e}");

@@ -238,7 +238,7 @@ impl Engine {
             }
         }
         let mut buf = std::mem::take(&mut self.moves[ply]);
-        self.fill_moves(child, tt_move, ply, false, &mut buf);
+        self.fill_moves(child, tt_move, Move::NULL, ply, false, &mut buf);
         if buf.is_empty() {
             self.moves[ply] = buf;
             return (LO, HI);

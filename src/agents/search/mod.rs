@@ -4,10 +4,14 @@
 //! windows, quiescence search (captures, promotions, rotations; evasions
 //! when in check), a transposition table keyed by
 //! [`crate::variants::Game::search_key`], move ordering (table move,
-//! MVV-LVA, killers, history), check extension, null-move pruning (only
-//! where the variant offers [`crate::variants::Game::search_null`]),
-//! late-move reductions and futility pruning one decision above a horizon
-//! of rolls (where the variant turns it on). Chance nodes are searched
+//! MVV-LVA, killers, history; countermoves in chess), check extension,
+//! null-move pruning (only where the variant offers
+//! [`crate::variants::Game::search_null`]), late-move reductions and
+//! futility pruning one decision above a horizon of rolls (where the
+//! variant turns it on). Chess (`prune`) adds reverse futility, late-move
+//! and SEE pruning, internal iterative reduction and reductions that
+//! depend on the node, the move's history and whether the mover's static
+//! value is improving. Chance nodes are searched
 //! with Star1 and Star2 probing over the exact outcome distribution
 //! ([`chance`]), or over a bounded sample of outcomes (`sample=K`).
 //!
@@ -71,6 +75,19 @@ const FUTILITY_MARGIN: f64 = 120.0;
 /// per depth a capture may lose by exchange and still be searched.
 const SEE_PRUNE_DEPTH: i32 = 3;
 const SEE_PRUNE_MARGIN: i32 = 90;
+/// Internal iterative reduction (`iir` with `prune`): shallowest depth.
+const IIR_DEPTH: i32 = 4;
+/// Null-move pruning in chess (`prune`): the static value's excess over
+/// beta that reduces one decision more (at most three).
+const NMP_EVAL_STEP: f64 = 200.0;
+
+/// A decision's ordering score and whether its mover's static value is
+/// improving, which the late-move reduction of chess (`prune`) reads.
+#[derive(Clone, Copy)]
+struct Reduce {
+    order_score: i32,
+    improving: bool,
+}
 
 /// The late-move reduction of chess (`prune`), growing with depth and move
 /// number: `0.5 + ln(depth) ln(index) / 2`, at least 1 (from a table for
@@ -159,6 +176,14 @@ pub struct Engine {
     root_depth: i32,
     /// Move buffers per ply (taken while a node uses them).
     moves: Vec<Vec<(i32, Move)>>,
+    /// The decision being searched at each ply (null for a null move),
+    /// whose countermove the next ply looks up.
+    played: Vec<Move>,
+    /// The static value of each ply's decision node for its mover (NaN
+    /// when in check), for `improving`.
+    static_evals: Vec<f64>,
+    /// What the late-move reduction of the move being searched depends on.
+    reduce: Reduce,
     /// The best root move of the iteration in progress, once searched.
     root_best: Option<(Move, f64)>,
     /// `hexpand`, `qmate` and `futility` of the current search: the
@@ -197,6 +222,12 @@ impl Engine {
             stopped: false,
             root_depth: 0,
             moves: vec![Vec::new(); MAX_PLY + 1],
+            played: vec![Move::NULL; MAX_PLY + 1],
+            static_evals: vec![f64::NAN; MAX_PLY + 1],
+            reduce: Reduce {
+                order_score: 0,
+                improving: true,
+            },
             root_best: None,
         }
     }
@@ -235,6 +266,7 @@ impl Engine {
         self.futility = self.params.futility.unwrap_or(own.futility);
         self.prune = self.params.prune.unwrap_or(own.prune);
         self.heur.use_see = self.params.see.unwrap_or(own.see);
+        self.heur.use_counter = self.prune && self.params.countermove;
         self.eval
             .set_structure(self.params.structure.unwrap_or(own.structure));
         self.eval.set_pst(self.params.pst.unwrap_or(own.pst));
@@ -269,7 +301,7 @@ impl Engine {
         }
         let pos = g.position();
         root.sort_by_key(|&m| {
-            let s = self.heur.score(pos, m, Move::NULL, 0);
+            let s = self.heur.score(pos, m, Move::NULL, Move::NULL, 0);
             std::cmp::Reverse(self.heur.exchange_checked(pos, m, s))
         });
 
@@ -349,9 +381,12 @@ impl Engine {
         me: Player,
     ) -> f64 {
         let mut best = -INF;
+        // The root's static value is not tracked: unknown (improving).
+        self.static_evals[0] = f64::NAN;
         for (i, &m) in root.iter().enumerate() {
             let mut child = g.clone();
             child.search_play(m);
+            self.played[0] = m;
             let v = self.child_value(&child, depth, i, false, alpha, beta, me, 0);
             if self.stopped {
                 return best.max(-INF);
@@ -396,7 +431,21 @@ impl Engine {
         let mut r = 0;
         if self.params.lmr && reducible && depth >= 3 && index >= 3 && !gives_check {
             r = if self.prune {
-                log_reduction(depth, index)
+                // `adaptive`: one less in a principal variation and for a
+                // killer or countermove, one more for a move with a bad
+                // history or when the mover's static value is falling.
+                let r = log_reduction(depth, index);
+                if self.params.adaptive {
+                    r - (beta - alpha > 1.5 * EPS) as i32
+                        + (!self.reduce.improving) as i32
+                        + match self.reduce.order_score {
+                            s if s >= ordering::COUNTER => -1,
+                            s if s < 0 => 1,
+                            _ => 0,
+                        }
+                } else {
+                    r
+                }
             } else {
                 1 + (depth >= 6) as i32 + (index >= 12) as i32
             }
@@ -466,7 +515,7 @@ impl Engine {
     fn decision<G: Evaluate>(
         &mut self,
         g: &G,
-        depth: i32,
+        mut depth: i32,
         mut alpha: f64,
         beta: f64,
         me: Player,
@@ -492,20 +541,38 @@ impl Engine {
                 return v;
             }
         }
+        // Without a table move the ordering is a guess: search one
+        // decision less (`iir`, chess); the next visit has the move.
+        if self.prune && self.params.iir && depth >= IIR_DEPTH && tt_move.is_null() {
+            depth -= 1;
+        }
         let in_check = g.position().is_check();
         // Pruning near the leaves at non-PV nodes (`prune`): the static
         // value far above beta fails high at once (reverse futility);
         // far below alpha, quiet moves are skipped below.
         let prune = self.prune && !pv_node && !in_check;
-        let static_eval = if prune && depth <= RFP_DEPTH {
+        // Whether the mover's static value rose since its last decision
+        // (`improving`, with `prune`): if not, quiet moves are pruned and
+        // reduced more; if so, reverse futility needs a smaller margin.
+        let track = self.prune && self.params.improving;
+        let static_eval = if (prune && depth <= RFP_DEPTH) || (track && !in_check) {
             self.eval.static_value(g, me)
         } else {
             0.0
         };
+        let improving = if track {
+            let e = if in_check { f64::NAN } else { static_eval };
+            self.static_evals[ply] = e;
+            // Unknown (in check now or then, or the root): improving.
+            !(ply >= 2 && e <= self.static_evals[ply - 2])
+        } else {
+            true
+        };
+        let rfp_depth = depth - (track && improving) as i32;
         if prune
             && depth <= RFP_DEPTH
             && beta.abs() < MATE_BOUND
-            && static_eval - RFP_MARGIN * depth as f64 >= beta
+            && static_eval - RFP_MARGIN * rfp_depth as f64 >= beta
         {
             return static_eval;
         }
@@ -516,8 +583,18 @@ impl Engine {
                 pos.by_color(pos.turn()) & !pos.by_role(Role::Pawn) & !pos.by_role(Role::King);
             let null = if pieces.any() { g.search_null() } else { None };
             if let Some(null) = null {
-                if self.eval.static_value(g, me) >= beta {
-                    let r = 2 + depth / 4;
+                let eval = self.eval.static_value(g, me);
+                if eval >= beta {
+                    // In chess (`prune` with `adaptive`), more the further
+                    // the static value is above beta.
+                    let r = 2
+                        + depth / 4
+                        + if self.prune && self.params.adaptive {
+                            (((eval - beta) / NMP_EVAL_STEP) as i32).min(3)
+                        } else {
+                            0
+                        };
+                    self.played[ply] = Move::NULL;
                     let v = self.node(&null, depth - 1 - r, beta - EPS, beta, me, ply + 1, 0);
                     if self.stopped {
                         return 0.0;
@@ -530,7 +607,13 @@ impl Engine {
         }
 
         let mut buf = std::mem::take(&mut self.moves[ply]);
-        self.fill_moves(g, tt_move, ply, false, &mut buf);
+        let prev = if ply > 0 {
+            self.played[ply - 1]
+        } else {
+            Move::NULL
+        };
+        let counter = self.heur.counter_of(g.position(), prev);
+        self.fill_moves(g, tt_move, counter, ply, false, &mut buf);
         if buf.is_empty() {
             self.moves[ply] = buf;
             return self.eval.static_value(g, me);
@@ -558,7 +641,13 @@ impl Engine {
             // later quiet move that cannot check, unplayed.
             if prune && reducible && best > -MATE_BOUND {
                 quiets += 1;
-                let late = (depth as usize) < LMP_MOVES.len() && quiets > LMP_MOVES[depth as usize];
+                let late = (depth as usize) < LMP_MOVES.len()
+                    && quiets
+                        > if improving {
+                            LMP_MOVES[depth as usize]
+                        } else {
+                            LMP_MOVES[depth as usize] * 2 / 3
+                        };
                 let futile_quiet = depth <= FUTILITY_DEPTH
                     && static_eval + FUTILITY_MARGIN * depth as f64 <= alpha;
                 let skipped = (late || futile_quiet)
@@ -608,6 +697,11 @@ impl Engine {
                     continue;
                 }
             }
+            self.played[ply] = m;
+            self.reduce = Reduce {
+                order_score: buf[i].0,
+                improving,
+            };
             let v = self.child_value(&child, depth, i, reducible, alpha, beta, me, ply);
             if self.stopped {
                 self.moves[ply] = buf;
@@ -619,7 +713,7 @@ impl Engine {
                 if v > alpha {
                     alpha = v;
                     if alpha >= beta {
-                        self.heur.on_cutoff(pos, m, depth, ply, &buf[..i]);
+                        self.heur.on_cutoff(pos, m, prev, depth, ply, &buf[..i]);
                         break;
                     }
                 }

@@ -10,6 +10,8 @@ const TT_MOVE: i32 = 1 << 30;
 const CAPTURE: i32 = 1 << 24;
 const PROMOTION: i32 = 1 << 23;
 const KILLER: i32 = 1 << 22;
+/// The countermove: after the killers, above every history score.
+pub const COUNTER: i32 = KILLER - 1;
 /// Captures that lose material by exchange (`see`): after the quiet
 /// moves, whose history scores stay above this.
 const BAD_CAPTURE: i32 = -(1 << 22);
@@ -39,7 +41,12 @@ pub struct Heuristics {
     killers: Vec<[Move; 2]>,
     /// `history[colour][from][to]`.
     history: Vec<i32>,
+    /// `counter[colour][from][to]` of the previous move: the quiet reply
+    /// that last refuted it.
+    counter: Vec<Move>,
     pub use_killers: bool,
+    /// Countermoves are looked up and learned (`countermove` with `prune`).
+    pub use_counter: bool,
     pub use_history: bool,
     /// Captures that lose material by exchange go after the quiet moves.
     pub use_see: bool,
@@ -50,7 +57,9 @@ impl Heuristics {
         Heuristics {
             killers: vec![[Move::NULL; 2]; MAX_PLY],
             history: vec![0; 2 * 64 * 64],
+            counter: vec![Move::NULL; 2 * 64 * 64],
             use_killers: true,
+            use_counter: false,
             use_history: true,
             use_see: false,
         }
@@ -60,6 +69,17 @@ impl Heuristics {
     pub fn clear(&mut self) {
         self.killers.fill([Move::NULL; 2]);
         self.history.fill(0);
+        self.counter.fill(Move::NULL);
+    }
+
+    /// The countermove of `prev`, the move that led to `p` (null when
+    /// there is none or countermoves are off).
+    #[inline]
+    pub fn counter_of(&self, p: &Position, prev: Move) -> Move {
+        if !self.use_counter || prev.is_null() {
+            return Move::NULL;
+        }
+        self.counter[Self::hist_index(p, prev)]
     }
 
     #[inline]
@@ -70,7 +90,7 @@ impl Heuristics {
     /// The ordering score of `m` at `ply` (higher first), before the
     /// exchange of a capture is checked (see [`Heuristics::exchange_checked`]).
     #[inline(always)]
-    pub fn score(&self, p: &Position, m: Move, tt_move: Move, ply: usize) -> i32 {
+    pub fn score(&self, p: &Position, m: Move, tt_move: Move, counter: Move, ply: usize) -> i32 {
         if m == tt_move && !m.is_null() {
             return TT_MOVE;
         }
@@ -97,6 +117,9 @@ impl Heuristics {
             if self.killers[ply][1] == m {
                 return KILLER;
             }
+        }
+        if m == counter {
+            return COUNTER;
         }
         if self.use_history {
             self.history[Self::hist_index(p, m)]
@@ -149,19 +172,23 @@ impl Heuristics {
         }
     }
 
-    /// A quiet move caused a cut-off at `ply` with `depth` left; `tried`
-    /// are the moves searched before it, with their ordering scores (they
-    /// get a malus).
+    /// A quiet move caused a cut-off at `ply` with `depth` left, in reply
+    /// to `prev`; `tried` are the moves searched before it, with their
+    /// ordering scores (they get a malus).
     pub fn on_cutoff(
         &mut self,
         p: &Position,
         m: Move,
+        prev: Move,
         depth: i32,
         ply: usize,
         tried: &[(i32, Move)],
     ) {
         if m.is_null() || is_tactical(p, m) {
             return;
+        }
+        if self.use_counter && !prev.is_null() {
+            self.counter[Self::hist_index(p, prev)] = m;
         }
         let ply = ply.min(MAX_PLY - 1);
         if self.use_killers && self.killers[ply][0] != m {
@@ -190,5 +217,55 @@ impl Heuristics {
 impl Default for Heuristics {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{square, MoveList};
+    use crate::notation::fen::{parse_fen, FenRules};
+
+    /// A quiet reply that refuted a move is ordered after the killers and
+    /// before every quiet move by history, only in reply to that move and
+    /// only while countermoves are on.
+    #[test]
+    fn countermove_orders_between_killers_and_history() {
+        let (p, _) = parse_fen(
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            &FenRules::CHESS,
+        )
+        .unwrap();
+        let mut ml = MoveList::new();
+        p.legal_moves(&mut ml);
+        let quiet: Vec<Move> = ml
+            .iter()
+            .copied()
+            .filter(|&m| !is_tactical(&p, m))
+            .collect();
+        let (reply, killer, other) = (quiet[0], quiet[1], quiet[2]);
+        // The previous move (Black's Nc6) and another one.
+        let normal = |f: (u8, u8), t: (u8, u8)| {
+            Move::new(square(f.0, f.1), square(t.0, t.1), MoveKind::Normal)
+        };
+        let prev = normal((1, 7), (2, 5));
+        let unrelated = normal((6, 7), (5, 5));
+        let mut h = Heuristics::new();
+        h.use_counter = true;
+        // `other` has a large history score; `killer` is the ply's killer.
+        for _ in 0..50 {
+            h.on_cutoff(&p, other, Move::NULL, 20, 3, &[]);
+        }
+        h.on_cutoff(&p, killer, Move::NULL, 1, 5, &[]);
+        h.on_cutoff(&p, reply, prev, 1, 7, &[]);
+        let counter = h.counter_of(&p, prev);
+        assert_eq!(counter, reply);
+        assert_eq!(h.counter_of(&p, unrelated), Move::NULL);
+        let score = |m| h.score(&p, m, Move::NULL, counter, 5);
+        assert!(score(killer) > score(reply), "killers first");
+        assert!(score(reply) > score(other), "then the countermove");
+        assert!(score(other) > 0);
+        h.use_counter = false;
+        assert_eq!(h.counter_of(&p, prev), Move::NULL);
     }
 }

@@ -36,6 +36,10 @@ pub const KEYS: &[&str] = &[
     "see",
     "structure",
     "pst",
+    "iir",
+    "countermove",
+    "improving",
+    "adaptive",
 ];
 
 /// Deepest iteration (decisions).
@@ -134,6 +138,20 @@ pub struct Params {
     /// The piece-square values get chess's per-square corrections fitted
     /// on the engine's games (`eval/pst.rs`; `None`: the variant's own).
     pub pst: Option<bool>,
+    /// With `prune`: a node without a table move searches one decision
+    /// less deep (internal iterative reduction: its ordering is a guess).
+    pub iir: bool,
+    /// With `prune`: the quiet move that last refuted the previous move is
+    /// tried after the killers (the countermove heuristic).
+    pub countermove: bool,
+    /// With `prune`: whether the mover's static value rose since its last
+    /// decision decides how much quiet moves are pruned and reduced.
+    pub improving: bool,
+    /// With `prune`: late-move reductions one less in a principal variation
+    /// and for killers and countermoves, one more for a bad history (and,
+    /// with `improving`, a falling static value); null-move reductions grow
+    /// with the static value's excess over beta.
+    pub adaptive: bool,
 }
 
 impl Default for Params {
@@ -169,6 +187,10 @@ impl Default for Params {
             see: None,
             structure: None,
             pst: None,
+            iir: true,
+            countermove: true,
+            improving: true,
+            adaptive: true,
         }
     }
 }
@@ -191,6 +213,7 @@ impl Params {
             structure: Some(false),
             pst: Some(false),
             see: Some(false),
+            iir: false,
             ..Params::default()
         }
     }
@@ -249,6 +272,10 @@ impl Params {
                 "see" => p.see = Some(flag()?),
                 "structure" => p.structure = Some(flag()?),
                 "pst" => p.pst = Some(flag()?),
+                "iir" => p.iir = flag()?,
+                "countermove" => p.countermove = flag()?,
+                "improving" => p.improving = flag()?,
+                "adaptive" => p.adaptive = flag()?,
                 "qsearch" => p.qsearch = flag()?,
                 "qchance" => {
                     p.qchance = match v {
@@ -310,6 +337,10 @@ impl fmt::Display for Params {
             ("merge", self.merge, d.merge),
             ("hking", self.hking, d.hking),
             ("hcheck", self.hcheck, d.hcheck),
+            ("iir", self.iir, d.iir),
+            ("countermove", self.countermove, d.countermove),
+            ("improving", self.improving, d.improving),
+            ("adaptive", self.adaptive, d.adaptive),
         ];
         for (k, v, dv) in flags {
             if v != dv {
