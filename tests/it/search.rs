@@ -96,7 +96,7 @@ fn chess_pruning_reaches_deeper_at_equal_nodes() {
     let a = search(&g, "search:nodes=3000");
     let b = search(
         &g,
-        "search:nodes=3000,prune=0,see=0,structure=0,iir=0,countermove=0,improving=0,adaptive=0",
+        "search:nodes=3000,prune=0,see=0,structure=0,iir=0,countermove=0,improving=0,adaptive=0,conthist=0",
     );
     assert_eq!(
         (a.best, a.value.to_bits(), a.nodes),
@@ -389,6 +389,7 @@ fn search_specs_parse_print_and_reject() {
         "search:nodes=64,prune=0,see=1",
         "search:nodes=64,structure=0",
         "search:nodes=64,iir=0,countermove=0,improving=0,adaptive=0",
+        "search:nodes=64,conthist=1,threats=0",
     ] {
         let spec = AgentSpec::parse(s).unwrap();
         assert_eq!(spec.to_string(), s);
@@ -408,6 +409,8 @@ fn search_specs_parse_print_and_reject() {
         ("search:prune=x", "prune must be 0 or 1"),
         ("search:iir=2", "iir must be 0 or 1"),
         ("search:adaptive=on2", "adaptive must be 0 or 1"),
+        ("search:conthist=-1", "conthist must be 0 or 1"),
+        ("search:threats=yes", "threats must be 0 or 1"),
     ] {
         let e = AgentSpec::parse(s).unwrap_err().to_string();
         assert!(e.contains(why), "{s}: {e}");

@@ -9,6 +9,7 @@
 //! bound for the other player), and these bounds replace the loose global
 //! bounds for the outcomes not searched yet.
 
+use super::ordering::Context;
 use super::tt::Bound;
 use super::{from_tt, to_tt, Engine, EPS, MATE};
 use crate::agents::eval::Evaluate;
@@ -238,7 +239,7 @@ impl Engine {
             }
         }
         let mut buf = std::mem::take(&mut self.moves[ply]);
-        self.fill_moves(child, tt_move, Move::NULL, ply, false, &mut buf);
+        self.fill_moves(child, tt_move, &Context::NONE, ply, false, &mut buf);
         if buf.is_empty() {
             self.moves[ply] = buf;
             return (LO, HI);

@@ -160,11 +160,12 @@ fn board_structure_cp(
     w: &Weights,
     sq: &SquareTable,
     pawns: &mut structure::PawnCache,
+    threats: bool,
 ) -> f64 {
     if !structure::on_8x8(p) {
         return board_cp(p, w, sq);
     }
-    let mut zones = structure::KingZoneAttacks::new(p);
+    let mut zones = structure::KingZoneAttacks::new(p, threats);
     #[cfg(target_arch = "x86_64")]
     let (board, phase) = if std::arch::is_x86_feature_detected!("popcnt") {
         // SAFETY: the CPU supports popcnt (checked just above).
@@ -383,6 +384,8 @@ pub struct Evaluator {
     structure: bool,
     /// Whether 8x8 boards get chess's per-square corrections ([`pst`]).
     pst: bool,
+    /// Whether the structure terms include threats.
+    threats: bool,
     /// Their pawn terms by pawn structure.
     pawns: structure::PawnCache,
 }
@@ -401,6 +404,7 @@ impl Evaluator {
             utility: Utility::new(crate::agents::eval::SEARCH_DEFAULTS.uscale),
             structure: false,
             pst: false,
+            threats: false,
             pawns: structure::PawnCache::default(),
         }
     }
@@ -410,6 +414,15 @@ impl Evaluator {
     pub fn set_structure(&mut self, on: bool) {
         if self.structure != on {
             self.structure = on;
+            self.boards.clear();
+        }
+    }
+
+    /// Turns the threat terms of the structure terms on or off (forgetting
+    /// the boards valued the other way).
+    pub fn set_threats(&mut self, on: bool) {
+        if self.threats != on {
+            self.threats = on;
             self.boards.clear();
         }
     }
@@ -454,11 +467,11 @@ impl Evaluator {
                     .insert(SquareTable::new(&self.weights, files, ranks, self.pst))
             }
         };
-        let structure = self.structure;
+        let (structure, threats) = (self.structure, self.threats);
         let pawns = &mut self.pawns;
         let mut board = |p: &Position| {
             if structure {
-                board_structure_cp(p, &self.weights, sq, pawns)
+                board_structure_cp(p, &self.weights, sq, pawns, threats)
             } else {
                 board_cp(p, &self.weights, sq)
             }
@@ -638,9 +651,11 @@ mod tests {
         let mut boards = 0;
         for_each_random_chess_state(7, 40, 200, |g| {
             let p = g.position();
-            let fast = board_structure_cp(p, &WEIGHTS, &table, &mut cache);
-            let plain = board_cp(p, &WEIGHTS, &table) + structure::structure_cp(p);
-            assert_eq!(fast.to_bits(), plain.to_bits(), "{fast} {plain}");
+            for threats in [false, true] {
+                let fast = board_structure_cp(p, &WEIGHTS, &table, &mut cache, threats);
+                let plain = board_cp(p, &WEIGHTS, &table) + structure::structure_cp(p, threats);
+                assert_eq!(fast.to_bits(), plain.to_bits(), "{fast} {plain}");
+            }
             boards += 1;
         });
         assert!(boards > 2000, "{boards}");

@@ -43,7 +43,7 @@ use crate::play::GameRng;
 use crate::variants::{Node, Player};
 use budget::Budget;
 use eval::Evaluator;
-use ordering::{is_capture, is_tactical, Heuristics, MAX_PLY};
+use ordering::{cont_key, is_capture, is_tactical, Context, Heuristics, MAX_PLY, NO_KEY};
 use rand::RngExt;
 use tt::{Bound, Table};
 
@@ -81,8 +81,9 @@ const IIR_DEPTH: i32 = 4;
 /// beta that reduces one decision more (at most three).
 const NMP_EVAL_STEP: f64 = 200.0;
 
-/// A decision's ordering score and whether its mover's static value is
-/// improving, which the late-move reduction of chess (`prune`) reads.
+/// What the late-move reduction of a reducible move (quiet, out of check)
+/// reads in chess (`prune`): its ordering score and whether its mover's
+/// static value is improving.
 #[derive(Clone, Copy)]
 struct Reduce {
     order_score: i32,
@@ -179,11 +180,12 @@ pub struct Engine {
     /// The decision being searched at each ply (null for a null move),
     /// whose countermove the next ply looks up.
     played: Vec<Move>,
+    /// The continuation key of each ply's decision ([`ordering::cont_key`];
+    /// [`NO_KEY`] for a null move or while continuation histories are off).
+    cont_keys: Vec<u16>,
     /// The static value of each ply's decision node for its mover (NaN
     /// when in check), for `improving`.
     static_evals: Vec<f64>,
-    /// What the late-move reduction of the move being searched depends on.
-    reduce: Reduce,
     /// The best root move of the iteration in progress, once searched.
     root_best: Option<(Move, f64)>,
     /// `hexpand`, `qmate` and `futility` of the current search: the
@@ -223,11 +225,8 @@ impl Engine {
             root_depth: 0,
             moves: vec![Vec::new(); MAX_PLY + 1],
             played: vec![Move::NULL; MAX_PLY + 1],
+            cont_keys: vec![NO_KEY; MAX_PLY + 1],
             static_evals: vec![f64::NAN; MAX_PLY + 1],
-            reduce: Reduce {
-                order_score: 0,
-                improving: true,
-            },
             root_best: None,
         }
     }
@@ -267,9 +266,11 @@ impl Engine {
         self.prune = self.params.prune.unwrap_or(own.prune);
         self.heur.use_see = self.params.see.unwrap_or(own.see);
         self.heur.use_counter = self.prune && self.params.countermove;
+        self.heur.use_cont = self.prune && self.params.conthist;
         self.eval
             .set_structure(self.params.structure.unwrap_or(own.structure));
         self.eval.set_pst(self.params.pst.unwrap_or(own.pst));
+        self.eval.set_threats(self.params.threats);
         if self.eval.utility.scale() != scale {
             self.eval.utility = utility::Utility::new(scale);
         }
@@ -301,7 +302,7 @@ impl Engine {
         }
         let pos = g.position();
         root.sort_by_key(|&m| {
-            let s = self.heur.score(pos, m, Move::NULL, Move::NULL, 0);
+            let s = self.heur.score(pos, m, Move::NULL, &Context::NONE, 0);
             std::cmp::Reverse(self.heur.exchange_checked(pos, m, s))
         });
 
@@ -370,6 +371,16 @@ impl Engine {
         }
     }
 
+    /// The continuation key of decision `m` of `g` (while the tables are on).
+    #[inline]
+    fn cont_key<G: Evaluate>(&self, g: &G, m: Move) -> u16 {
+        if self.heur.use_cont {
+            cont_key(g.position(), m)
+        } else {
+            NO_KEY
+        }
+    }
+
     /// One iteration at the root: PVS over `root` in order.
     fn root<G: Evaluate>(
         &mut self,
@@ -387,7 +398,8 @@ impl Engine {
             let mut child = g.clone();
             child.search_play(m);
             self.played[0] = m;
-            let v = self.child_value(&child, depth, i, false, alpha, beta, me, 0);
+            self.cont_keys[0] = self.cont_key(g, m);
+            let v = self.child_value(&child, depth, i, None, alpha, beta, me, 0);
             if self.stopped {
                 return best.max(-INF);
             }
@@ -407,14 +419,14 @@ impl Engine {
 
     /// The value of `child` (reached by the `index`-th move of a decision
     /// node of `me` at `ply` with `depth` left): principal-variation search
-    /// with late-move reductions and check extension.
+    /// with late-move reductions (of a move with `reduce`) and check extension.
     #[allow(clippy::too_many_arguments)]
     fn child_value<G: Evaluate>(
         &mut self,
         child: &G,
         depth: i32,
         index: usize,
-        reducible: bool,
+        reduce: Option<Reduce>,
         alpha: f64,
         beta: f64,
         me: Player,
@@ -429,7 +441,8 @@ impl Engine {
                 as i32;
         let nd = depth - 1 + ext;
         let mut r = 0;
-        if self.params.lmr && reducible && depth >= 3 && index >= 3 && !gives_check {
+        let lmr = self.params.lmr && depth >= 3 && index >= 3 && !gives_check;
+        if let Some(rd) = reduce.filter(|_| lmr) {
             r = if self.prune {
                 // `adaptive`: one less in a principal variation and for a
                 // killer or countermove, one more for a move with a bad
@@ -437,8 +450,8 @@ impl Engine {
                 let r = log_reduction(depth, index);
                 if self.params.adaptive {
                     r - (beta - alpha > 1.5 * EPS) as i32
-                        + (!self.reduce.improving) as i32
-                        + match self.reduce.order_score {
+                        + (!rd.improving) as i32
+                        + match rd.order_score {
                             s if s >= ordering::COUNTER => -1,
                             s if s < 0 => 1,
                             _ => 0,
@@ -595,6 +608,7 @@ impl Engine {
                             0
                         };
                     self.played[ply] = Move::NULL;
+                    self.cont_keys[ply] = NO_KEY;
                     let v = self.node(&null, depth - 1 - r, beta - EPS, beta, me, ply + 1, 0);
                     if self.stopped {
                         return 0.0;
@@ -612,8 +626,9 @@ impl Engine {
         } else {
             Move::NULL
         };
-        let counter = self.heur.counter_of(g.position(), prev);
-        self.fill_moves(g, tt_move, counter, ply, false, &mut buf);
+        let back = |n: usize| ply.checked_sub(n).map_or(NO_KEY, |i| self.cont_keys[i]);
+        let ctx = self.heur.context(g.position(), prev, [back(1), back(2)]);
+        self.fill_moves(g, tt_move, &ctx, ply, false, &mut buf);
         if buf.is_empty() {
             self.moves[ply] = buf;
             return self.eval.static_value(g, me);
@@ -698,11 +713,12 @@ impl Engine {
                 }
             }
             self.played[ply] = m;
-            self.reduce = Reduce {
+            self.cont_keys[ply] = self.cont_key(g, m);
+            let reduce = reducible.then_some(Reduce {
                 order_score: buf[i].0,
                 improving,
-            };
-            let v = self.child_value(&child, depth, i, reducible, alpha, beta, me, ply);
+            });
+            let v = self.child_value(&child, depth, i, reduce, alpha, beta, me, ply);
             if self.stopped {
                 self.moves[ply] = buf;
                 return 0.0;
@@ -713,7 +729,8 @@ impl Engine {
                 if v > alpha {
                     alpha = v;
                     if alpha >= beta {
-                        self.heur.on_cutoff(pos, m, prev, depth, ply, &buf[..i]);
+                        self.heur
+                            .on_cutoff(pos, m, prev, &ctx, depth, ply, &buf[..i]);
                         break;
                     }
                 }

@@ -1,5 +1,7 @@
 //! Move ordering: the table move, captures by MVV-LVA, promotions and
-//! rotations, two killer moves per ply, then quiet moves by history.
+//! rotations, two killer moves per ply, then quiet moves by history (in
+//! chess also the countermove, and continuation histories: how a quiet move
+//! fared after the two previous decisions).
 
 use crate::board::{Move, MoveKind, Position, Role};
 
@@ -17,6 +19,43 @@ pub const COUNTER: i32 = KILLER - 1;
 const BAD_CAPTURE: i32 = -(1 << 22);
 /// History scores stay below this (halved when one reaches it).
 const HISTORY_MAX: i32 = 1 << 20;
+
+/// Continuation histories stay within this (each update moves a score
+/// towards it by the bonus's share of the distance: `h += b - h |b| / MAX`).
+const CONT_MAX: i32 = 1 << 14;
+/// The continuation key of no move (the root, a null move, none played).
+pub const NO_KEY: u16 = u16::MAX;
+/// Continuation keys: the mover's colour and role, and the target square.
+const CONT_KEYS: usize = 2 * 6 * 64;
+/// A continuation table's entries for one key: the role and target square
+/// of the move that follows (its colour is the key's opponent's or own).
+const CONT_MOVES: usize = 6 * 64;
+
+/// The continuation key of `m` on `p` (before it is played): who moves what
+/// where.
+#[inline]
+pub fn cont_key(p: &Position, m: Move) -> u16 {
+    match p.role_at(m.from()).filter(|_| !m.is_null()) {
+        Some(r) => ((p.turn().index() * 6 + r.index()) * 64 + m.to() as usize) as u16,
+        None => NO_KEY,
+    }
+}
+
+/// What a node's quiet moves are ordered by beyond their own history: the
+/// countermove of the previous decision, and the continuation keys of the
+/// previous two ([`NO_KEY`] where there is none or the tables are off).
+#[derive(Clone, Copy)]
+pub struct Context {
+    pub counter: Move,
+    pub cont: [u16; 2],
+}
+
+impl Context {
+    pub const NONE: Context = Context {
+        counter: Move::NULL,
+        cont: [NO_KEY; 2],
+    };
+}
 
 /// Ordering value of a victim or attacker (king highest as attacker).
 fn rank(r: Role) -> i32 {
@@ -44,9 +83,14 @@ pub struct Heuristics {
     /// `counter[colour][from][to]` of the previous move: the quiet reply
     /// that last refuted it.
     counter: Vec<Move>,
+    /// `cont[n][key of the decision n + 1 plies back][role][to]`
+    /// (allocated while continuation histories are on).
+    cont: Vec<i16>,
     pub use_killers: bool,
     /// Countermoves are looked up and learned (`countermove` with `prune`).
     pub use_counter: bool,
+    /// Continuation histories are read and learned (`conthist` with `prune`).
+    pub use_cont: bool,
     pub use_history: bool,
     /// Captures that lose material by exchange go after the quiet moves.
     pub use_see: bool,
@@ -58,8 +102,10 @@ impl Heuristics {
             killers: vec![[Move::NULL; 2]; MAX_PLY],
             history: vec![0; 2 * 64 * 64],
             counter: vec![Move::NULL; 2 * 64 * 64],
+            cont: Vec::new(),
             use_killers: true,
             use_counter: false,
+            use_cont: false,
             use_history: true,
             use_see: false,
         }
@@ -70,6 +116,48 @@ impl Heuristics {
         self.killers.fill([Move::NULL; 2]);
         self.history.fill(0);
         self.counter.fill(Move::NULL);
+        if self.use_cont {
+            self.cont.clear();
+            self.cont.resize(2 * CONT_KEYS * CONT_MOVES, 0);
+        }
+    }
+
+    /// The context of a node reached by decisions with continuation keys
+    /// `keys` (the previous first), the previous one `prev`.
+    #[inline]
+    pub fn context(&self, p: &Position, prev: Move, keys: [u16; 2]) -> Context {
+        Context {
+            counter: self.counter_of(p, prev),
+            cont: if self.use_cont { keys } else { [NO_KEY; 2] },
+        }
+    }
+
+    /// Where continuation table `n` holds quiet move `m` of `p` after a
+    /// decision with key `key`.
+    #[inline]
+    fn cont_index(p: &Position, m: Move, n: usize, key: u16) -> Option<usize> {
+        let r = p.role_at(m.from())?;
+        (key != NO_KEY)
+            .then(|| (n * CONT_KEYS + key as usize) * CONT_MOVES + r.index() * 64 + m.to() as usize)
+    }
+
+    /// The continuation histories' score of quiet move `m` in `ctx`.
+    #[inline]
+    fn cont_score(&self, p: &Position, m: Move, ctx: &Context) -> i32 {
+        let mut s = 0;
+        for (n, &key) in ctx.cont.iter().enumerate() {
+            if let Some(i) = Self::cont_index(p, m, n, key) {
+                s += self.cont[i] as i32;
+            }
+        }
+        s
+    }
+
+    /// Moves continuation entry `i` by `bonus` (towards ±[`CONT_MAX`]).
+    #[inline]
+    fn cont_update(&mut self, i: usize, bonus: i32) {
+        let h = self.cont[i] as i32;
+        self.cont[i] = (h + bonus - h * bonus.abs() / CONT_MAX) as i16;
     }
 
     /// The countermove of `prev`, the move that led to `p` (null when
@@ -90,7 +178,7 @@ impl Heuristics {
     /// The ordering score of `m` at `ply` (higher first), before the
     /// exchange of a capture is checked (see [`Heuristics::exchange_checked`]).
     #[inline(always)]
-    pub fn score(&self, p: &Position, m: Move, tt_move: Move, counter: Move, ply: usize) -> i32 {
+    pub fn score(&self, p: &Position, m: Move, tt_move: Move, ctx: &Context, ply: usize) -> i32 {
         if m == tt_move && !m.is_null() {
             return TT_MOVE;
         }
@@ -118,13 +206,18 @@ impl Heuristics {
                 return KILLER;
             }
         }
-        if m == counter {
+        if m == ctx.counter {
             return COUNTER;
         }
-        if self.use_history {
-            self.history[Self::hist_index(p, m)]
-        } else {
+        let cont = if ctx.cont == [NO_KEY; 2] {
             0
+        } else {
+            self.cont_score(p, m, ctx)
+        };
+        if self.use_history {
+            self.history[Self::hist_index(p, m)] + cont
+        } else {
+            cont
         }
     }
 
@@ -173,13 +266,15 @@ impl Heuristics {
     }
 
     /// A quiet move caused a cut-off at `ply` with `depth` left, in reply
-    /// to `prev`; `tried` are the moves searched before it, with their
-    /// ordering scores (they get a malus).
+    /// to `prev` in `ctx`; `tried` are the moves searched before it, with
+    /// their ordering scores (they get a malus).
+    #[allow(clippy::too_many_arguments)]
     pub fn on_cutoff(
         &mut self,
         p: &Position,
         m: Move,
         prev: Move,
+        ctx: &Context,
         depth: i32,
         ply: usize,
         tried: &[(i32, Move)],
@@ -211,6 +306,21 @@ impl Heuristics {
                 self.history.iter_mut().for_each(|h| *h /= 2);
             }
         }
+        if self.use_cont {
+            let bonus = (depth * depth).min(400);
+            for (n, &key) in ctx.cont.iter().enumerate() {
+                if let Some(i) = Self::cont_index(p, m, n, key) {
+                    self.cont_update(i, bonus);
+                }
+                for &(_, q) in tried {
+                    if q != m && !is_tactical(p, q) {
+                        if let Some(j) = Self::cont_index(p, q, n, key) {
+                            self.cont_update(j, -bonus);
+                        }
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -226,11 +336,8 @@ mod tests {
     use crate::board::{square, MoveList};
     use crate::notation::fen::{parse_fen, FenRules};
 
-    /// A quiet reply that refuted a move is ordered after the killers and
-    /// before every quiet move by history, only in reply to that move and
-    /// only while countermoves are on.
-    #[test]
-    fn countermove_orders_between_killers_and_history() {
+    /// The position after 1.e4 e5 2.Nf3 Nc6 and White's quiet moves there.
+    fn italian_quiet_moves() -> (Position, Vec<Move>) {
         let (p, _) = parse_fen(
             "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
             &FenRules::CHESS,
@@ -238,11 +345,20 @@ mod tests {
         .unwrap();
         let mut ml = MoveList::new();
         p.legal_moves(&mut ml);
-        let quiet: Vec<Move> = ml
+        let quiet = ml
             .iter()
             .copied()
             .filter(|&m| !is_tactical(&p, m))
             .collect();
+        (p, quiet)
+    }
+
+    /// A quiet reply that refuted a move is ordered after the killers and
+    /// before every quiet move by history, only in reply to that move and
+    /// only while countermoves are on.
+    #[test]
+    fn countermove_orders_between_killers_and_history() {
+        let (p, quiet) = italian_quiet_moves();
         let (reply, killer, other) = (quiet[0], quiet[1], quiet[2]);
         // The previous move (Black's Nc6) and another one.
         let normal = |f: (u8, u8), t: (u8, u8)| {
@@ -253,19 +369,65 @@ mod tests {
         let mut h = Heuristics::new();
         h.use_counter = true;
         // `other` has a large history score; `killer` is the ply's killer.
+        let none = Context::NONE;
         for _ in 0..50 {
-            h.on_cutoff(&p, other, Move::NULL, 20, 3, &[]);
+            h.on_cutoff(&p, other, Move::NULL, &none, 20, 3, &[]);
         }
-        h.on_cutoff(&p, killer, Move::NULL, 1, 5, &[]);
-        h.on_cutoff(&p, reply, prev, 1, 7, &[]);
+        h.on_cutoff(&p, killer, Move::NULL, &none, 1, 5, &[]);
+        h.on_cutoff(&p, reply, prev, &none, 1, 7, &[]);
         let counter = h.counter_of(&p, prev);
         assert_eq!(counter, reply);
         assert_eq!(h.counter_of(&p, unrelated), Move::NULL);
-        let score = |m| h.score(&p, m, Move::NULL, counter, 5);
+        let ctx = h.context(&p, prev, [NO_KEY; 2]);
+        let score = |m| h.score(&p, m, Move::NULL, &ctx, 5);
         assert!(score(killer) > score(reply), "killers first");
         assert!(score(reply) > score(other), "then the countermove");
         assert!(score(other) > 0);
         h.use_counter = false;
         assert_eq!(h.counter_of(&p, prev), Move::NULL);
+    }
+
+    /// A quiet move that refuted a decision is ordered above one that did
+    /// not, only after a decision with the same continuation key; the move
+    /// tried before it falls below zero; the scores stay within the bound.
+    #[test]
+    fn continuation_history_follows_the_previous_decisions() {
+        let (p, quiet) = italian_quiet_moves();
+        let (good, tried, other) = (quiet[0], quiet[1], quiet[2]);
+        // Keys of Black's Nc6 and of White's Nf3 before it.
+        let key = |c: usize, r: Role, to: (u8, u8)| {
+            ((c * 6 + r.index()) * 64 + square(to.0, to.1) as usize) as u16
+        };
+        let keys = [key(1, Role::Knight, (2, 5)), key(0, Role::Knight, (5, 2))];
+        let elsewhere = [key(1, Role::Bishop, (2, 5)), NO_KEY];
+        let mut h = Heuristics::new();
+        h.use_history = false;
+        h.use_killers = false;
+        h.use_cont = true;
+        h.clear();
+        let ctx = h.context(&p, Move::NULL, keys);
+        let tried_list = [(0, tried)];
+        for _ in 0..200 {
+            h.on_cutoff(&p, good, Move::NULL, &ctx, 20, 3, &tried_list);
+        }
+        let score = |h: &Heuristics, m, keys| {
+            h.score(&p, m, Move::NULL, &h.context(&p, Move::NULL, keys), 3)
+        };
+        assert!(score(&h, good, keys) > 0);
+        assert!(score(&h, good, keys) <= 2 * CONT_MAX);
+        assert!(score(&h, tried, keys) < 0);
+        assert!(score(&h, tried, keys) >= -2 * CONT_MAX);
+        assert_eq!(score(&h, other, keys), 0);
+        assert_eq!(score(&h, good, elsewhere), 0);
+        assert_eq!(score(&h, good, [NO_KEY; 2]), 0);
+        // Off: no score, nothing learned.
+        h.use_cont = false;
+        assert_eq!(score(&h, good, keys), 0);
+        assert_eq!(cont_key(&p, Move::NULL), NO_KEY);
+        let ng5 = Move::new(square(5, 2), square(6, 4), MoveKind::Normal);
+        assert_eq!(cont_key(&p, ng5), key(0, Role::Knight, (6, 4)));
+        // No piece on the from-square: no key.
+        let empty = Move::new(square(6, 0), square(5, 2), MoveKind::Normal);
+        assert_eq!(cont_key(&p, empty), NO_KEY);
     }
 }

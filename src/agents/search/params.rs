@@ -40,6 +40,8 @@ pub const KEYS: &[&str] = &[
     "countermove",
     "improving",
     "adaptive",
+    "conthist",
+    "threats",
 ];
 
 /// Deepest iteration (decisions).
@@ -152,6 +154,13 @@ pub struct Params {
     /// with `improving`, a falling static value); null-move reductions grow
     /// with the static value's excess over beta.
     pub adaptive: bool,
+    /// With `prune`: quiet moves are also ordered by how they fared after
+    /// the same two previous decisions (continuation histories).
+    pub conthist: bool,
+    /// With `structure`: the evaluation adds pieces attacked by pawns,
+    /// rooks and queens attacked by minor pieces, queens by rooks, and
+    /// attacked pieces left undefended.
+    pub threats: bool,
 }
 
 impl Default for Params {
@@ -191,6 +200,8 @@ impl Default for Params {
             countermove: true,
             improving: true,
             adaptive: true,
+            conthist: false,
+            threats: true,
         }
     }
 }
@@ -276,6 +287,8 @@ impl Params {
                 "countermove" => p.countermove = flag()?,
                 "improving" => p.improving = flag()?,
                 "adaptive" => p.adaptive = flag()?,
+                "conthist" => p.conthist = flag()?,
+                "threats" => p.threats = flag()?,
                 "qsearch" => p.qsearch = flag()?,
                 "qchance" => {
                     p.qchance = match v {
@@ -341,6 +354,8 @@ impl fmt::Display for Params {
             ("countermove", self.countermove, d.countermove),
             ("improving", self.improving, d.improving),
             ("adaptive", self.adaptive, d.adaptive),
+            ("conthist", self.conthist, d.conthist),
+            ("threats", self.threats, d.threats),
         ];
         for (k, v, dv) in flags {
             if v != dv {

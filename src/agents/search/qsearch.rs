@@ -1,6 +1,6 @@
 //! Quiescence search, move lists and the principal variation.
 
-use super::ordering::is_tactical;
+use super::ordering::{is_tactical, Context};
 use super::threats::{king_in_two, takes_in_two};
 use super::{Engine, INF, MATE, QS_EVASIONS, QS_MAX};
 use crate::agents::eval::Evaluate;
@@ -47,7 +47,7 @@ impl Engine {
             alpha = alpha.max(best);
         }
         let mut buf = std::mem::take(&mut self.moves[ply]);
-        self.fill_moves(g, Move::NULL, Move::NULL, ply, !evasions, &mut buf);
+        self.fill_moves(g, Move::NULL, &Context::NONE, ply, !evasions, &mut buf);
         if buf.is_empty() && evasions {
             best = self.eval.static_value(g, me);
         }
@@ -86,7 +86,7 @@ impl Engine {
         &self,
         g: &G,
         tt_move: Move,
-        counter: Move,
+        ctx: &Context,
         ply: usize,
         tactical_only: bool,
         buf: &mut Vec<(i32, Move)>,
@@ -103,7 +103,7 @@ impl Engine {
             if tactical_only && !is_tactical(pos, m) {
                 continue;
             }
-            buf.push((self.heur.score(pos, m, tt_move, counter, ply), m));
+            buf.push((self.heur.score(pos, m, tt_move, ctx, ply), m));
         }
     }
 

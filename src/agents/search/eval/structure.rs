@@ -1,10 +1,13 @@
 //! Chess knowledge the piece-square terms cannot express, for 8x8 boards
 //! (`search:structure=1`, on in chess only): passed, doubled and isolated
 //! pawns, rooks on open and half-open files, the pawn shelter in front of
-//! the king, and the pieces that bear on the squares around it.
+//! the king, and the pieces that bear on the squares around it; with
+//! `threats`, also pieces attacked by lesser ones or left undefended.
 //! Centipawns, White minus Black, tapered like the rest of the evaluation.
 
-use crate::board::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
+use crate::board::attacks::{
+    bishop_attacks, king_attacks, knight_attacks, pawn_attack_sources, rook_attacks,
+};
 use crate::board::{Bitboard, Color, Position, Role, Square};
 
 /// Bonus of a passed pawn by relative rank (middlegame, endgame).
@@ -28,6 +31,14 @@ const ATTACK_UNITS: [i32; 6] = [0, 2, 2, 3, 5, 0];
 /// Middlegame penalty per squared attack unit, up to a cap of units.
 const ATTACK_WEIGHT: f64 = 2.5;
 const ATTACK_CAP: i32 = 20;
+
+/// Threats (`threats`), per enemy piece other than a pawn or king: attacked
+/// by a pawn; a rook or queen attacked by a knight or bishop; a queen
+/// attacked by a rook; attacked and not defended (middlegame, endgame).
+const THREAT_BY_PAWN: (f64, f64) = (60.0, 40.0);
+const THREAT_BY_MINOR: (f64, f64) = (40.0, 40.0);
+const THREAT_BY_ROOK: (f64, f64) = (40.0, 40.0);
+const HANGING: (f64, f64) = (30.0, 20.0);
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 
@@ -63,12 +74,12 @@ static PASSED_SPAN: [[u64; 64]; 2] = build_passed();
 /// own; the search gets the same value from [`super::Evaluator`], which
 /// counts the king-zone attackers in its mobility loop and keeps the pawn
 /// terms in a [`PawnCache`].
-pub fn structure_cp(p: &Position) -> f64 {
+pub fn structure_cp(p: &Position, threats: bool) -> f64 {
     if !on_8x8(p) {
         return 0.0;
     }
     let occ = p.occupied();
-    let mut zones = KingZoneAttacks::new(p);
+    let mut zones = KingZoneAttacks::new(p, threats);
     for c in Color::ALL {
         for s in p.pieces(c, Role::Knight) {
             zones.add(c, Role::Knight, knight_attacks(s));
@@ -102,6 +113,9 @@ pub(crate) fn on_8x8(p: &Position) -> bool {
 /// multiple of 0.5 centipawns, so the sums are exact in any order.
 pub(crate) fn combine(p: &Position, pawns: &PawnTerms, zones: &KingZoneAttacks, phase: f64) -> f64 {
     let all_pawns = p.by_role(Role::Pawn);
+    let attacked = zones
+        .threats
+        .then(|| Color::ALL.map(|c| zones.attacked(p, c)));
     let mut mg = 0.0;
     let mut eg = 0.0;
     for c in Color::ALL {
@@ -121,6 +135,11 @@ pub(crate) fn combine(p: &Position, pawns: &PawnTerms, zones: &KingZoneAttacks, 
         if let Some(k) = p.king(c) {
             m += shelter(c, k, own);
             m -= zones.danger(c);
+        }
+        if let Some(attacked) = &attacked {
+            let (tm, te) = zones.threat_terms(p, c, attacked);
+            m += tm;
+            e += te;
         }
         mg += sign * m;
         eg += sign * e;
@@ -219,15 +238,25 @@ pub(crate) struct KingZoneAttacks {
     /// Attack units and pieces bearing on the zone of each colour's king.
     units: [i32; 2],
     attackers: [i32; 2],
+    /// Whether the threat terms are counted, from the squares each colour's
+    /// knights and bishops, rooks, and pieces (no pawns or king) attack.
+    threats: bool,
+    by_minor: [Bitboard; 2],
+    by_rook: [Bitboard; 2],
+    by_piece: [Bitboard; 2],
 }
 
 impl KingZoneAttacks {
-    pub(crate) fn new(p: &Position) -> KingZoneAttacks {
+    pub(crate) fn new(p: &Position, threats: bool) -> KingZoneAttacks {
         let zone = |c: Color| p.king(c).map_or(Bitboard(0), |k| king_attacks(k).with(k));
         KingZoneAttacks {
             zone: [zone(Color::White), zone(Color::Black)],
             units: [0; 2],
             attackers: [0; 2],
+            threats,
+            by_minor: [Bitboard(0); 2],
+            by_rook: [Bitboard(0); 2],
+            by_piece: [Bitboard(0); 2],
         }
     }
 
@@ -239,6 +268,52 @@ impl KingZoneAttacks {
             self.units[king] += ATTACK_UNITS[r.index()];
             self.attackers[king] += 1;
         }
+        if self.threats {
+            let c = by as usize;
+            match r {
+                Role::Knight | Role::Bishop => self.by_minor[c] |= attacks,
+                Role::Rook => self.by_rook[c] |= attacks,
+                _ => {}
+            }
+            self.by_piece[c] |= attacks;
+        }
+    }
+
+    /// The squares the pawns of `c` attack, and those any piece of `c`
+    /// attacks (for the threat terms).
+    fn attacked(&self, p: &Position, c: Color) -> (Bitboard, Bitboard) {
+        let pawns = pawn_attack_sources(!c, p.pieces(c, Role::Pawn));
+        let king = p.king(c).map_or(Bitboard(0), king_attacks);
+        (pawns, pawns | king | self.by_piece[c as usize])
+    }
+
+    /// The threat terms of `c` against the other colour's pieces
+    /// `(middlegame, endgame)`, given both colours' [`Self::attacked`].
+    fn threat_terms(
+        &self,
+        p: &Position,
+        c: Color,
+        attacked: &[(Bitboard, Bitboard); 2],
+    ) -> (f64, f64) {
+        let (our_pawns, ours) = attacked[c as usize];
+        let theirs = attacked[!c as usize].1;
+        let them = p.by_color(!c);
+        let targets = them & !p.by_role(Role::Pawn) & !p.by_role(Role::King);
+        let majors = them & (p.by_role(Role::Rook) | p.by_role(Role::Queen));
+        let queens = them & p.by_role(Role::Queen);
+        let terms = [
+            (THREAT_BY_PAWN, our_pawns & targets),
+            (THREAT_BY_MINOR, self.by_minor[c as usize] & majors),
+            (THREAT_BY_ROOK, self.by_rook[c as usize] & queens),
+            (HANGING, ours & targets & !theirs),
+        ];
+        let (mut m, mut e) = (0.0, 0.0);
+        for ((wm, we), on) in terms {
+            let n = on.count() as f64;
+            m += wm * n;
+            e += we * n;
+        }
+        (m, e)
     }
 
     /// The middlegame penalty for the pieces bearing on the zone of the
@@ -291,7 +366,35 @@ mod tests {
     use crate::notation::fen::{parse_fen, FenRules};
 
     fn cp(fen: &str) -> f64 {
-        structure_cp(&parse_fen(fen, &FenRules::CHESS).unwrap().0)
+        structure_cp(&parse_fen(fen, &FenRules::CHESS).unwrap().0, false)
+    }
+
+    fn with_threats(fen: &str) -> f64 {
+        let p = parse_fen(fen, &FenRules::CHESS).unwrap().0;
+        structure_cp(&p, true) - structure_cp(&p, false)
+    }
+
+    #[test]
+    fn threats_count_pieces_attacked_by_lesser_ones_or_undefended() {
+        // Nothing attacked: no threat terms.
+        assert_eq!(
+            with_threats("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+            0.0
+        );
+        // A White pawn attacks a defended Black knight.
+        let pawn = with_threats("4k3/8/3p4/4n3/3P4/8/8/4K3 w - - 0 1");
+        // Undefended: also hanging.
+        let hanging = with_threats("4k3/8/8/4n3/3P4/8/8/4K3 w - - 0 1");
+        assert!(pawn > 0.0, "{pawn}");
+        assert!(hanging > pawn, "{hanging} {pawn}");
+        // Mirrored colours: the opposite value.
+        let black = with_threats("4k3/8/8/3p4/4N3/8/8/4K3 w - - 0 1");
+        assert_eq!(black, -hanging);
+        // A knight attacking a defended rook; a rook attacking a defended queen.
+        assert!(with_threats("4k3/8/3p4/2r5/8/1N6/8/4K3 w - - 0 1") > 0.0);
+        assert!(with_threats("4k3/8/4p3/3q4/8/8/3R4/4K3 w - - 0 1") > 0.0);
+        // A defended rook attacked by a rook: no threat.
+        assert_eq!(with_threats("4k3/8/4p3/3r4/8/8/3R4/4K3 w - - 0 1"), 0.0);
     }
 
     #[test]
