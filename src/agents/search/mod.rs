@@ -729,8 +729,7 @@ impl Engine {
                 if v > alpha {
                     alpha = v;
                     if alpha >= beta {
-                        self.heur
-                            .on_cutoff(pos, m, prev, &ctx, depth, ply, &buf[..i]);
+                        self.heur.on_cutoff(pos, m, &ctx, depth, ply, &buf[..i]);
                         break;
                     }
                 }

@@ -42,16 +42,18 @@ pub fn cont_key(p: &Position, m: Move) -> u16 {
 }
 
 /// What a node's quiet moves are ordered by beyond their own history: the
-/// countermove of the previous decision, and the continuation keys of the
+/// previous decision and its countermove, and the continuation keys of the
 /// previous two ([`NO_KEY`] where there is none or the tables are off).
 #[derive(Clone, Copy)]
 pub struct Context {
+    pub prev: Move,
     pub counter: Move,
     pub cont: [u16; 2],
 }
 
 impl Context {
     pub const NONE: Context = Context {
+        prev: Move::NULL,
         counter: Move::NULL,
         cont: [NO_KEY; 2],
     };
@@ -127,6 +129,7 @@ impl Heuristics {
     #[inline]
     pub fn context(&self, p: &Position, prev: Move, keys: [u16; 2]) -> Context {
         Context {
+            prev,
             counter: self.counter_of(p, prev),
             cont: if self.use_cont { keys } else { [NO_KEY; 2] },
         }
@@ -265,15 +268,13 @@ impl Heuristics {
         }
     }
 
-    /// A quiet move caused a cut-off at `ply` with `depth` left, in reply
-    /// to `prev` in `ctx`; `tried` are the moves searched before it, with
-    /// their ordering scores (they get a malus).
-    #[allow(clippy::too_many_arguments)]
+    /// A quiet move caused a cut-off at `ply` with `depth` left, in `ctx`
+    /// (in reply to `ctx.prev`); `tried` are the moves searched before it,
+    /// with their ordering scores (they get a malus).
     pub fn on_cutoff(
         &mut self,
         p: &Position,
         m: Move,
-        prev: Move,
         ctx: &Context,
         depth: i32,
         ply: usize,
@@ -282,8 +283,8 @@ impl Heuristics {
         if m.is_null() || is_tactical(p, m) {
             return;
         }
-        if self.use_counter && !prev.is_null() {
-            self.counter[Self::hist_index(p, prev)] = m;
+        if self.use_counter && !ctx.prev.is_null() {
+            self.counter[Self::hist_index(p, ctx.prev)] = m;
         }
         let ply = ply.min(MAX_PLY - 1);
         if self.use_killers && self.killers[ply][0] != m {
@@ -371,10 +372,10 @@ mod tests {
         // `other` has a large history score; `killer` is the ply's killer.
         let none = Context::NONE;
         for _ in 0..50 {
-            h.on_cutoff(&p, other, Move::NULL, &none, 20, 3, &[]);
+            h.on_cutoff(&p, other, &none, 20, 3, &[]);
         }
-        h.on_cutoff(&p, killer, Move::NULL, &none, 1, 5, &[]);
-        h.on_cutoff(&p, reply, prev, &none, 1, 7, &[]);
+        h.on_cutoff(&p, killer, &none, 1, 5, &[]);
+        h.on_cutoff(&p, reply, &h.context(&p, prev, [NO_KEY; 2]), 1, 7, &[]);
         let counter = h.counter_of(&p, prev);
         assert_eq!(counter, reply);
         assert_eq!(h.counter_of(&p, unrelated), Move::NULL);
@@ -408,7 +409,7 @@ mod tests {
         let ctx = h.context(&p, Move::NULL, keys);
         let tried_list = [(0, tried)];
         for _ in 0..200 {
-            h.on_cutoff(&p, good, Move::NULL, &ctx, 20, 3, &tried_list);
+            h.on_cutoff(&p, good, &ctx, 20, 3, &tried_list);
         }
         let score = |h: &Heuristics, m, keys| {
             h.score(&p, m, Move::NULL, &h.context(&p, Move::NULL, keys), 3)
