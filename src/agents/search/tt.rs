@@ -77,23 +77,63 @@ pub struct Hit {
     pub bound: Bound,
 }
 
+/// Two entries on one cache line: a probe reads one line, not two (a
+/// `Vec<Entry>` starts wherever the allocator puts it, 16 bytes into a page
+/// for a large one, so its buckets straddled lines).
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Bucket([Entry; 2]);
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
+
 /// A fixed-size table (a power of two of buckets).
 pub struct Table {
-    slots: Vec<Entry>,
+    /// The buckets are `storage[start..start + mask + 1]`: on Linux a table
+    /// of 2 MiB or more starts on a 2 MiB boundary and asks for huge pages
+    /// (a probe at a random bucket then rarely misses the TLB).
+    storage: Vec<Bucket>,
+    start: usize,
     mask: usize,
     generation: u32,
+}
+
+/// A huge page (x86-64 and aarch64 Linux).
+const HUGE_PAGE: usize = 2 << 20;
+
+/// `n` empty buckets in a vector, and where the table starts in it.
+fn allocate(n: usize) -> (Vec<Bucket>, usize) {
+    let bytes = n * std::mem::size_of::<Bucket>();
+    if !cfg!(target_os = "linux") || bytes < HUGE_PAGE {
+        return (vec![Bucket([EMPTY; 2]); n], 0);
+    }
+    // Room to start on a boundary; the unused part is never touched.
+    let slack = HUGE_PAGE / std::mem::size_of::<Bucket>();
+    let mut v: Vec<Bucket> = Vec::with_capacity(n + slack);
+    let addr = v.as_ptr() as usize;
+    let start = (addr.next_multiple_of(HUGE_PAGE) - addr) / std::mem::size_of::<Bucket>();
+    #[cfg(target_os = "linux")]
+    // SAFETY: the range lies inside `v`'s allocation (capacity n + slack
+    // buckets, start < slack); madvise only advises how to back it, before
+    // any of it is written, and a failure leaves ordinary pages.
+    unsafe {
+        libc::madvise(v.as_mut_ptr().add(start).cast(), bytes, libc::MADV_HUGEPAGE);
+    }
+    v.resize(start + n, Bucket([EMPTY; 2]));
+    (v, start)
 }
 
 impl Table {
     /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: u32) -> Table {
         let bytes = (mb as usize).max(1) << 20;
-        let buckets = (bytes / (2 * std::mem::size_of::<Entry>()))
+        let buckets = (bytes / std::mem::size_of::<Bucket>())
             .next_power_of_two()
             .max(2)
             / 2;
+        let (storage, start) = allocate(buckets);
         Table {
-            slots: vec![EMPTY; buckets * 2],
+            storage,
+            start,
             mask: buckets - 1,
             generation: 1,
         }
@@ -106,14 +146,14 @@ impl Table {
 
     #[inline]
     fn bucket(&self, key: u64) -> usize {
-        ((key >> 32) as usize & self.mask) * 2
+        self.start + ((key >> 32) as usize & self.mask)
     }
 
     /// The entry of `key` stored in this search, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Hit> {
         let b = self.bucket(key);
-        for e in &self.slots[b..b + 2] {
+        for e in &self.storage[b].0 {
             if e.key == key && e.generation == self.generation {
                 return Some(Hit {
                     value: e.value,
@@ -131,20 +171,21 @@ impl Table {
     pub fn store(&mut self, key: u64, depth: i32, value: f64, bound: Bound, mv: Move) {
         let b = self.bucket(key);
         let gen = self.generation;
-        let first = self.slots[b];
+        let bucket = &mut self.storage[b].0;
+        let first = bucket[0];
         let slot = if first.generation != gen || first.key == key || first.depth as i32 <= depth {
-            b
+            0
         } else {
-            b + 1
+            1
         };
-        let old = self.slots[slot];
+        let old = bucket[slot];
         // Keep a known best move when the new result has none.
         let mv = if mv.is_null() && old.key == key && old.generation == gen {
             old.mv
         } else {
             mv
         };
-        self.slots[slot] = Entry {
+        bucket[slot] = Entry {
             key,
             value,
             generation: gen,
@@ -167,6 +208,26 @@ mod tests {
         assert!(t.probe(43).is_none());
         t.new_search();
         assert!(t.probe(42).is_none());
+    }
+
+    #[test]
+    fn a_large_table_starts_on_a_huge_page_and_keeps_every_bucket() {
+        let mut t = Table::new(8);
+        let n = t.mask + 1;
+        assert_eq!(n * std::mem::size_of::<Bucket>(), 4 << 20);
+        assert_eq!(t.storage.len(), t.start + n);
+        let first = t.storage[t.start..].as_ptr() as usize;
+        assert_eq!(first % 64, 0);
+        if cfg!(target_os = "linux") {
+            assert_eq!(first % HUGE_PAGE, 0);
+        }
+        // The first and the last bucket hold their own keys.
+        let (lo, hi) = (5u64, ((n as u64 - 1) << 32) | 9);
+        t.store(lo, 1, 1.0, Bound::Exact, Move::NULL);
+        t.store(hi, 2, 2.0, Bound::Lower, Move::NULL);
+        assert_eq!(t.probe(lo).unwrap().value, 1.0);
+        assert_eq!(t.probe(hi).unwrap().value, 2.0);
+        assert!(t.probe(hi ^ 1).is_none());
     }
 
     #[test]
