@@ -123,13 +123,13 @@ fn allocate(n: usize) -> (Vec<Bucket>, usize) {
 }
 
 impl Table {
-    /// A table of about `mb` megabytes (at least one bucket).
+    /// A table of `mb` MiB, rounded down to a power of two (at least one
+    /// bucket). (Until 2026-12-02 a power of two was halved: `tt_mb=16`
+    /// gave 8 MiB.)
     pub fn new(mb: u32) -> Table {
         let bytes = (mb as usize).max(1) << 20;
-        let buckets = (bytes / std::mem::size_of::<Bucket>())
-            .next_power_of_two()
-            .max(2)
-            / 2;
+        let fit = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let buckets = 1usize << (usize::BITS - 1 - fit.leading_zeros());
         let (storage, start) = allocate(buckets);
         Table {
             storage,
@@ -214,7 +214,9 @@ mod tests {
     fn a_large_table_starts_on_a_huge_page_and_keeps_every_bucket() {
         let mut t = Table::new(8);
         let n = t.mask + 1;
-        assert_eq!(n * std::mem::size_of::<Bucket>(), 4 << 20);
+        assert_eq!(n * std::mem::size_of::<Bucket>(), 8 << 20);
+        // Sizes that are no power of two are rounded down.
+        assert_eq!(Table::new(12).mask + 1, n);
         assert_eq!(t.storage.len(), t.start + n);
         let first = t.storage[t.start..].as_ptr() as usize;
         assert_eq!(first % 64, 0);
