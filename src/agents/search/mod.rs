@@ -699,6 +699,13 @@ impl Engine {
             }
             let mut child = g.clone();
             child.search_play(m);
+            // The child's table probe follows its futility test and
+            // result update: start loading its bucket now.
+            if depth >= 2 {
+                if let Some(t) = self.tt.as_ref() {
+                    t.prefetch(child.search_key());
+                }
+            }
             if futile
                 && i > 0
                 && !child.position().is_check()
