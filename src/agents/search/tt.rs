@@ -106,7 +106,8 @@ fn allocate(n: usize) -> (Vec<Bucket>, usize) {
     if !cfg!(target_os = "linux") || bytes < HUGE_PAGE {
         return (vec![Bucket([EMPTY; 2]); n], 0);
     }
-    // Room to start on a boundary; the unused part is never touched.
+    // Room to start on a boundary: the slack before the start is written
+    // (ordinary pages), the slack after it never touched.
     let slack = HUGE_PAGE / std::mem::size_of::<Bucket>();
     let mut v: Vec<Bucket> = Vec::with_capacity(n + slack);
     let addr = v.as_ptr() as usize;
