@@ -699,8 +699,8 @@ impl Engine {
             }
             let mut child = g.clone();
             child.search_play(m);
-            // The child's table probe follows its futility test and
-            // result update: start loading its bucket now.
+            // The child's table probe comes after the futility test below
+            // and the child's own checks: start loading its bucket now.
             if depth >= 2 {
                 if let Some(t) = self.tt.as_ref() {
                     t.prefetch(child.search_key());

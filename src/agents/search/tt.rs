@@ -97,27 +97,37 @@ pub struct Table {
     generation: u32,
 }
 
-/// A huge page (x86-64 and aarch64 Linux).
+/// A huge page (Linux on x86-64, and on aarch64 with 4 KiB base pages).
+#[cfg(target_os = "linux")]
 const HUGE_PAGE: usize = 2 << 20;
 
 /// `n` empty buckets in a vector, and where the table starts in it.
 fn allocate(n: usize) -> (Vec<Bucket>, usize) {
-    let bytes = n * std::mem::size_of::<Bucket>();
-    if !cfg!(target_os = "linux") || bytes < HUGE_PAGE {
-        return (vec![Bucket([EMPTY; 2]); n], 0);
+    #[cfg(target_os = "linux")]
+    if n * std::mem::size_of::<Bucket>() >= HUGE_PAGE {
+        return allocate_huge(n);
     }
+    (vec![Bucket([EMPTY; 2]); n], 0)
+}
+
+/// [`allocate`] on a huge-page boundary, with huge pages asked for.
+#[cfg(target_os = "linux")]
+fn allocate_huge(n: usize) -> (Vec<Bucket>, usize) {
+    let size = std::mem::size_of::<Bucket>();
     // Room to start on a boundary: the slack before the start is written
     // (ordinary pages), the slack after it never touched.
-    let slack = HUGE_PAGE / std::mem::size_of::<Bucket>();
-    let mut v: Vec<Bucket> = Vec::with_capacity(n + slack);
+    let mut v: Vec<Bucket> = Vec::with_capacity(n + HUGE_PAGE / size);
     let addr = v.as_ptr() as usize;
-    let start = (addr.next_multiple_of(HUGE_PAGE) - addr) / std::mem::size_of::<Bucket>();
-    #[cfg(target_os = "linux")]
+    let start = (addr.next_multiple_of(HUGE_PAGE) - addr) / size;
     // SAFETY: the range lies inside `v`'s allocation (capacity n + slack
     // buckets, start < slack); madvise only advises how to back it, before
     // any of it is written, and a failure leaves ordinary pages.
     unsafe {
-        libc::madvise(v.as_mut_ptr().add(start).cast(), bytes, libc::MADV_HUGEPAGE);
+        libc::madvise(
+            v.as_mut_ptr().add(start).cast(),
+            n * size,
+            libc::MADV_HUGEPAGE,
+        );
     }
     v.resize(start + n, Bucket([EMPTY; 2]));
     (v, start)
@@ -237,9 +247,8 @@ mod tests {
         assert_eq!(t.storage.len(), t.start + n);
         let first = t.storage[t.start..].as_ptr() as usize;
         assert_eq!(first % 64, 0);
-        if cfg!(target_os = "linux") {
-            assert_eq!(first % HUGE_PAGE, 0);
-        }
+        #[cfg(target_os = "linux")]
+        assert_eq!(first % HUGE_PAGE, 0);
         // The first and the last bucket hold their own keys.
         let (lo, hi) = (5u64, ((n as u64 - 1) << 32) | 9);
         t.store(lo, 1, 1.0, Bound::Exact, Move::NULL);
