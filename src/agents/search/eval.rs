@@ -160,12 +160,12 @@ fn board_structure_cp(
     w: &Weights,
     sq: &SquareTable,
     pawns: &mut structure::PawnCache,
-    threats: bool,
+    terms: structure::Terms,
 ) -> f64 {
     if !structure::on_8x8(p) {
         return board_cp(p, w, sq);
     }
-    let mut zones = structure::KingZoneAttacks::new(p, threats);
+    let mut zones = structure::KingZoneAttacks::new(p, terms);
     #[cfg(target_arch = "x86_64")]
     let (board, phase) = if std::arch::is_x86_feature_detected!("popcnt") {
         // SAFETY: the CPU supports popcnt (checked just above).
@@ -384,8 +384,8 @@ pub struct Evaluator {
     structure: bool,
     /// Whether 8x8 boards get chess's per-square corrections ([`pst`]).
     pst: bool,
-    /// Whether the structure terms include threats.
-    threats: bool,
+    /// The optional structure terms (threats, passers).
+    terms: structure::Terms,
     /// Their pawn terms by pawn structure.
     pawns: structure::PawnCache,
 }
@@ -404,7 +404,7 @@ impl Evaluator {
             utility: Utility::new(crate::agents::eval::SEARCH_DEFAULTS.uscale),
             structure: false,
             pst: false,
-            threats: false,
+            terms: structure::Terms::default(),
             pawns: structure::PawnCache::default(),
         }
     }
@@ -418,11 +418,11 @@ impl Evaluator {
         }
     }
 
-    /// Turns the threat terms of the structure terms on or off (forgetting
-    /// the boards valued the other way).
-    pub fn set_threats(&mut self, on: bool) {
-        if self.threats != on {
-            self.threats = on;
+    /// Sets the optional structure terms (forgetting the boards valued the
+    /// other way).
+    pub fn set_terms(&mut self, terms: structure::Terms) {
+        if self.terms != terms {
+            self.terms = terms;
             self.boards.clear();
         }
     }
@@ -467,11 +467,11 @@ impl Evaluator {
                     .insert(SquareTable::new(&self.weights, files, ranks, self.pst))
             }
         };
-        let (structure, threats) = (self.structure, self.threats);
+        let (structure, terms) = (self.structure, self.terms);
         let pawns = &mut self.pawns;
         let mut board = |p: &Position| {
             if structure {
-                board_structure_cp(p, &self.weights, sq, pawns, threats)
+                board_structure_cp(p, &self.weights, sq, pawns, terms)
             } else {
                 board_cp(p, &self.weights, sq)
             }
@@ -651,9 +651,10 @@ mod tests {
         let mut boards = 0;
         for_each_random_chess_state(7, 40, 200, |g| {
             let p = g.position();
-            for threats in [false, true] {
-                let fast = board_structure_cp(p, &WEIGHTS, &table, &mut cache, threats);
-                let plain = board_cp(p, &WEIGHTS, &table) + structure::structure_cp(p, threats);
+            for (threats, passers) in [(false, false), (true, false), (false, true), (true, true)] {
+                let terms = structure::Terms { threats, passers };
+                let fast = board_structure_cp(p, &WEIGHTS, &table, &mut cache, terms);
+                let plain = board_cp(p, &WEIGHTS, &table) + structure::structure_cp(p, terms);
                 assert_eq!(fast.to_bits(), plain.to_bits(), "{fast} {plain}");
             }
             boards += 1;

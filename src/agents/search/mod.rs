@@ -270,7 +270,10 @@ impl Engine {
         self.eval
             .set_structure(self.params.structure.unwrap_or(own.structure));
         self.eval.set_pst(self.params.pst.unwrap_or(own.pst));
-        self.eval.set_threats(self.params.threats);
+        self.eval.set_terms(eval::structure::Terms {
+            threats: self.params.threats,
+            passers: self.params.passers,
+        });
         if self.eval.utility.scale() != scale {
             self.eval.utility = utility::Utility::new(scale);
         }

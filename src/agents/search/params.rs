@@ -42,6 +42,7 @@ pub const KEYS: &[&str] = &[
     "adaptive",
     "conthist",
     "threats",
+    "passers",
 ];
 
 /// Deepest iteration (decisions).
@@ -161,6 +162,9 @@ pub struct Params {
     /// rooks and queens attacked by minor pieces, queens by rooks, and
     /// attacked pieces left undefended.
     pub threats: bool,
+    /// With `structure`: passed pawns also count the kings' distances to
+    /// the square in front and how safe their path to promotion is.
+    pub passers: bool,
 }
 
 impl Default for Params {
@@ -202,6 +206,7 @@ impl Default for Params {
             adaptive: true,
             conthist: false,
             threats: true,
+            passers: false,
         }
     }
 }
@@ -289,6 +294,7 @@ impl Params {
                 "adaptive" => p.adaptive = flag()?,
                 "conthist" => p.conthist = flag()?,
                 "threats" => p.threats = flag()?,
+                "passers" => p.passers = flag()?,
                 "qsearch" => p.qsearch = flag()?,
                 "qchance" => {
                     p.qchance = match v {
@@ -356,6 +362,7 @@ impl fmt::Display for Params {
             ("adaptive", self.adaptive, d.adaptive),
             ("conthist", self.conthist, d.conthist),
             ("threats", self.threats, d.threats),
+            ("passers", self.passers, d.passers),
         ];
         for (k, v, dv) in flags {
             if v != dv {

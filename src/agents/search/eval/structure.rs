@@ -2,7 +2,9 @@
 //! (`search:structure=1`, on in chess only): passed, doubled and isolated
 //! pawns, rooks on open and half-open files, the pawn shelter in front of
 //! the king, and the pieces that bear on the squares around it; with
-//! `threats`, also pieces attacked by lesser ones or left undefended.
+//! `threats`, also pieces attacked by lesser ones or left undefended;
+//! with `passers`, passed pawns valued by the kings' distances to the
+//! square in front and by how safe their path to promotion is.
 //! Centipawns, White minus Black, tapered like the rest of the evaluation.
 
 use crate::board::attacks::{
@@ -40,6 +42,30 @@ const THREAT_BY_MINOR: (f64, f64) = (40.0, 40.0);
 const THREAT_BY_ROOK: (f64, f64) = (40.0, 40.0);
 const HANGING: (f64, f64) = (30.0, 20.0);
 
+/// Which optional structure terms are counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Terms {
+    /// Pieces attacked by lesser ones or left undefended.
+    pub threats: bool,
+    /// Passed pawns' king distances and path ([`passer_quarters`]).
+    pub passers: bool,
+}
+
+/// How much a passed pawn's dynamic terms weigh, by relative rank: none
+/// before the fourth rank, then growing as the pawn nears promotion.
+const PASSER_RANK: [i32; 8] = [0, 0, 0, 2, 7, 12, 17, 0];
+/// Endgame quarter-centipawns per rank weight and square of the enemy
+/// king's distance to the square in front of the pawn (up to 5), and the
+/// same subtracted for the own king's distance.
+const PASSER_THEIR_KING: i32 = 10;
+const PASSER_OWN_KING: i32 = 4;
+/// With the square in front empty, quarter-centipawns per rank weight
+/// (middlegame, endgame): no square in front attacked by the enemy; the
+/// square in front not attacked; the square in front defended.
+const PASSER_FREE: (i32, i32) = (15, 30);
+const PASSER_STOP_SAFE: (i32, i32) = (5, 10);
+const PASSER_STOP_DEFENDED: (i32, i32) = (2, 5);
+
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 
 const fn file_mask(f: i32) -> u64 {
@@ -74,12 +100,12 @@ static PASSED_SPAN: [[u64; 64]; 2] = build_passed();
 /// own; the search gets the same value from [`super::Evaluator`], which
 /// counts the king-zone attackers in its mobility loop and keeps the pawn
 /// terms in a [`PawnCache`].
-pub fn structure_cp(p: &Position, threats: bool) -> f64 {
+pub fn structure_cp(p: &Position, terms: Terms) -> f64 {
     if !on_8x8(p) {
         return 0.0;
     }
     let occ = p.occupied();
-    let mut zones = KingZoneAttacks::new(p, threats);
+    let mut zones = KingZoneAttacks::new(p, terms);
     for c in Color::ALL {
         for s in p.pieces(c, Role::Knight) {
             zones.add(c, Role::Knight, knight_attacks(s));
@@ -114,7 +140,7 @@ pub(crate) fn on_8x8(p: &Position) -> bool {
 pub(crate) fn combine(p: &Position, pawns: &PawnTerms, zones: &KingZoneAttacks, phase: f64) -> f64 {
     let all_pawns = p.by_role(Role::Pawn);
     let attacked = zones
-        .threats
+        .maps()
         .then(|| Color::ALL.map(|c| zones.attacked(p, c)));
     let mut mg = 0.0;
     let mut eg = 0.0;
@@ -136,10 +162,16 @@ pub(crate) fn combine(p: &Position, pawns: &PawnTerms, zones: &KingZoneAttacks, 
             m += shelter(c, k, own);
             m -= zones.danger(c);
         }
-        if let Some(attacked) = &attacked {
+        if let (true, Some(attacked)) = (zones.terms.threats, &attacked) {
             let (tm, te) = zones.threat_terms(p, c, attacked);
             m += tm;
             e += te;
+        }
+        if zones.terms.passers {
+            let passed = Bitboard(pawns.passed[c as usize]);
+            let (pm, pe) = passer_quarters(p, c, passed, attacked.as_ref());
+            m += pm as f64 / 4.0;
+            e += pe as f64 / 4.0;
         }
         mg += sign * m;
         eg += sign * e;
@@ -154,6 +186,8 @@ pub(crate) struct PawnTerms {
     /// White's and Black's pawns the terms are for.
     pawns: [u64; 2],
     terms: [(f64, f64); 2],
+    /// Each colour's passed pawns.
+    passed: [u64; 2],
 }
 
 impl PawnTerms {
@@ -165,6 +199,7 @@ impl PawnTerms {
                 (pawns & p.by_color(Color::Black)).0,
             ],
             terms: [(0.0, 0.0); 2],
+            passed: [0; 2],
         };
         for c in Color::ALL {
             let own = Bitboard(out.pawns[c as usize]);
@@ -173,6 +208,7 @@ impl PawnTerms {
             for s in own {
                 let rel = relative_rank(c, s);
                 if (PASSED_SPAN[c as usize][s as usize] & theirs.0) == 0 {
+                    out.passed[c as usize] |= 1 << s;
                     m += PASSED_MG[rel];
                     e += PASSED_EG[rel];
                 }
@@ -204,7 +240,7 @@ pub(crate) struct PawnCache {
     entries: Vec<PawnTerms>,
 }
 
-/// Entries of a [`PawnCache`] (48 bytes each: 48 KiB).
+/// Entries of a [`PawnCache`] (64 bytes each: 64 KiB).
 const PAWN_CACHE_BITS: u32 = 10;
 
 impl PawnCache {
@@ -238,22 +274,23 @@ pub(crate) struct KingZoneAttacks {
     /// Attack units and pieces bearing on the zone of each colour's king.
     units: [i32; 2],
     attackers: [i32; 2],
-    /// Whether the threat terms are counted, from the squares each colour's
-    /// knights and bishops, rooks, and pieces (no pawns or king) attack.
-    threats: bool,
+    /// The optional terms counted; the threat and passer terms use the
+    /// squares each colour's knights and bishops, rooks, and pieces (no
+    /// pawns or king) attack.
+    terms: Terms,
     by_minor: [Bitboard; 2],
     by_rook: [Bitboard; 2],
     by_piece: [Bitboard; 2],
 }
 
 impl KingZoneAttacks {
-    pub(crate) fn new(p: &Position, threats: bool) -> KingZoneAttacks {
+    pub(crate) fn new(p: &Position, terms: Terms) -> KingZoneAttacks {
         let zone = |c: Color| p.king(c).map_or(Bitboard(0), |k| king_attacks(k).with(k));
         KingZoneAttacks {
             zone: [zone(Color::White), zone(Color::Black)],
             units: [0; 2],
             attackers: [0; 2],
-            threats,
+            terms,
             by_minor: [Bitboard(0); 2],
             by_rook: [Bitboard(0); 2],
             by_piece: [Bitboard(0); 2],
@@ -268,7 +305,7 @@ impl KingZoneAttacks {
             self.units[king] += ATTACK_UNITS[r.index()];
             self.attackers[king] += 1;
         }
-        if self.threats {
+        if self.maps() {
             let c = by as usize;
             match r {
                 Role::Knight | Role::Bishop => self.by_minor[c] |= attacks,
@@ -277,6 +314,13 @@ impl KingZoneAttacks {
             }
             self.by_piece[c] |= attacks;
         }
+    }
+
+    /// Whether the pieces' attack maps are gathered (for the threat or
+    /// passer terms).
+    #[inline(always)]
+    fn maps(&self) -> bool {
+        self.terms.threats || self.terms.passers
     }
 
     /// The squares the pawns of `c` attack, and those any piece of `c`
@@ -336,6 +380,57 @@ fn relative_rank(c: Color, s: Square) -> usize {
     }
 }
 
+/// The dynamic terms of the passed pawns `passed` of `c` (middlegame,
+/// endgame quarter-centipawns): in the endgame, the enemy king far from
+/// and the own king near the square in front; with the attack maps of
+/// both colours, a path to promotion the enemy does not attack.
+fn passer_quarters(
+    p: &Position,
+    c: Color,
+    passed: Bitboard,
+    attacked: Option<&[(Bitboard, Bitboard); 2]>,
+) -> (i32, i32) {
+    let (mut m, mut e) = (0, 0);
+    let occ = p.occupied();
+    for s in passed {
+        let w = PASSER_RANK[relative_rank(c, s)];
+        if w == 0 {
+            continue;
+        }
+        let stop = if c == Color::White { s + 8 } else { s - 8 };
+        if let (Some(own), Some(theirs)) = (p.king(c), p.king(!c)) {
+            let d = |k: Square| distance(k, stop).min(5);
+            e += w * (PASSER_THEIR_KING * d(theirs) - PASSER_OWN_KING * d(own));
+        }
+        if let (false, Some(att)) = (occ.contains(stop), attacked) {
+            let front = Bitboard(PASSED_SPAN[c as usize][s as usize] & file_mask((s % 8) as i32));
+            let hit = front & att[!c as usize].1;
+            let (km, ke) = if hit.is_empty() {
+                PASSER_FREE
+            } else if !hit.contains(stop) {
+                PASSER_STOP_SAFE
+            } else {
+                (0, 0)
+            };
+            let (dm, de) = if att[c as usize].1.contains(stop) {
+                PASSER_STOP_DEFENDED
+            } else {
+                (0, 0)
+            };
+            m += w * (km + dm);
+            e += w * (ke + de);
+        }
+    }
+    (m, e)
+}
+
+/// The king-move distance between two squares of the 8x8 board.
+fn distance(a: Square, b: Square) -> i32 {
+    let df = ((a % 8) as i32 - (b % 8) as i32).abs();
+    let dr = ((a / 8) as i32 - (b / 8) as i32).abs();
+    df.max(dr)
+}
+
 /// Own pawns in front of a king on its first two ranks.
 fn shelter(c: Color, k: Square, own: Bitboard) -> f64 {
     if relative_rank(c, k) > 1 {
@@ -366,12 +461,21 @@ mod tests {
     use crate::notation::fen::{parse_fen, FenRules};
 
     fn cp(fen: &str) -> f64 {
-        structure_cp(&parse_fen(fen, &FenRules::CHESS).unwrap().0, false)
+        structure_cp(
+            &parse_fen(fen, &FenRules::CHESS).unwrap().0,
+            Terms::default(),
+        )
     }
 
     fn with_threats(fen: &str) -> f64 {
         let p = parse_fen(fen, &FenRules::CHESS).unwrap().0;
-        structure_cp(&p, true) - structure_cp(&p, false)
+        structure_cp(
+            &p,
+            Terms {
+                threats: true,
+                passers: false,
+            },
+        ) - structure_cp(&p, Terms::default())
     }
 
     #[test]
@@ -450,5 +554,51 @@ mod tests {
         let quiet = cp("6k1/5ppp/8/8/8/N7/5PPP/2Q3K1 w - - 0 1");
         assert_eq!(quiet, 0.0);
         assert!(attacked > 10.0, "{attacked}");
+    }
+
+    /// The passer terms alone: `structure_cp` with them less without.
+    fn passers(fen: &str) -> f64 {
+        let p = parse_fen(fen, &FenRules::CHESS).unwrap().0;
+        let on = Terms {
+            threats: false,
+            passers: true,
+        };
+        structure_cp(&p, on) - structure_cp(&p, Terms::default())
+    }
+
+    #[test]
+    fn passers_count_the_kings_and_the_path_by_hand() {
+        // No pieces: the endgame value alone. White's e6 pawn (rank weight
+        // 12), both kings 5+ from e7: 12 * (10 * 5 - 4 * 5) quarters for the
+        // kings, 12 * 30 for a path no enemy attacks: 180 cp.
+        assert_eq!(passers("8/8/4P3/8/8/8/8/K6k w - - 0 1"), 180.0);
+        // Black's mirror image.
+        assert_eq!(passers("k6K/8/8/8/8/4p3/8/8 w - - 0 1"), -180.0);
+        // Black's king on e8, next to e7: 12 * (10 - 20) quarters, and
+        // no path term since it attacks the square in front: -30 cp.
+        assert_eq!(passers("4k3/8/4P3/8/8/8/8/K7 w - - 0 1"), -30.0);
+        // With a rook (2 phase units of 24) the taper weighs the
+        // middlegame by 1/12. A rook on h8 attacks e8, not e7: the kings as
+        // above, 12 * (5, 10) quarters for a square in front not attacked.
+        let taper = |mg: f64, eg: f64, units: f64| mg * units / 24.0 + eg * (1.0 - units / 24.0);
+        let close = |a: f64, b: f64| assert!((a - b).abs() < 1e-9, "{a} {b}");
+        close(
+            passers("7r/8/4P3/8/8/8/8/K6k w - - 0 1"),
+            taper(15.0, 120.0, 2.0),
+        );
+        // White's king on d7: 1 from e7, so 12 * (50 - 4) quarters, and it
+        // defends e7: 12 * (5 + 2, 10 + 5) quarters for the path.
+        let defended = passers("7r/3K4/4P3/8/8/8/8/7k w - - 0 1");
+        close(
+            defended,
+            taper(21.0, (12.0 * 46.0 + 12.0 * 15.0) / 4.0, 2.0),
+        );
+        // A pawn on its third rank has no dynamic terms; a blocked one keeps
+        // the kings' term only (a knight: 1 phase unit).
+        assert_eq!(passers("8/8/8/8/8/4P3/8/K6k w - - 0 1"), 0.0);
+        close(
+            passers("8/4n3/4P3/8/8/8/8/K6k w - - 0 1"),
+            taper(0.0, 90.0, 1.0),
+        );
     }
 }
