@@ -384,7 +384,7 @@ pub struct Evaluator {
     structure: bool,
     /// Whether 8x8 boards get chess's per-square corrections ([`pst`]).
     pst: bool,
-    /// The optional structure terms (threats, passers).
+    /// The optional structure terms (threats, passers, connected pawns).
     terms: structure::Terms,
     /// Their pawn terms by pawn structure.
     pawns: structure::PawnCache,
@@ -651,8 +651,12 @@ mod tests {
         let mut boards = 0;
         for_each_random_chess_state(7, 40, 200, |g| {
             let p = g.position();
-            for (threats, passers) in [(false, false), (true, false), (false, true), (true, true)] {
-                let terms = structure::Terms { threats, passers };
+            for bits in 0..8 {
+                let terms = structure::Terms {
+                    threats: bits & 1 != 0,
+                    passers: bits & 2 != 0,
+                    connected: bits & 4 != 0,
+                };
                 let fast = board_structure_cp(p, &WEIGHTS, &table, &mut cache, terms);
                 let plain = board_cp(p, &WEIGHTS, &table) + structure::structure_cp(p, terms);
                 assert_eq!(fast.to_bits(), plain.to_bits(), "{fast} {plain}");

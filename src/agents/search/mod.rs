@@ -273,6 +273,7 @@ impl Engine {
         self.eval.set_terms(eval::structure::Terms {
             threats: self.params.threats,
             passers: self.params.passers,
+            connected: self.params.connected,
         });
         if self.eval.utility.scale() != scale {
             self.eval.utility = utility::Utility::new(scale);

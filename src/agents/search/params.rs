@@ -43,6 +43,7 @@ pub const KEYS: &[&str] = &[
     "conthist",
     "threats",
     "passers",
+    "connected",
 ];
 
 /// Deepest iteration (decisions).
@@ -165,6 +166,9 @@ pub struct Params {
     /// With `structure`: passed pawns also count the kings' distances to
     /// the square in front and how safe their path to promotion is.
     pub passers: bool,
+    /// With `structure`: pawns defended by or beside their own pawns count
+    /// more, by rank.
+    pub connected: bool,
 }
 
 impl Default for Params {
@@ -206,7 +210,8 @@ impl Default for Params {
             adaptive: true,
             conthist: false,
             threats: true,
-            passers: false,
+            passers: true,
+            connected: false,
         }
     }
 }
@@ -295,6 +300,7 @@ impl Params {
                 "conthist" => p.conthist = flag()?,
                 "threats" => p.threats = flag()?,
                 "passers" => p.passers = flag()?,
+                "connected" => p.connected = flag()?,
                 "qsearch" => p.qsearch = flag()?,
                 "qchance" => {
                     p.qchance = match v {
@@ -363,6 +369,7 @@ impl fmt::Display for Params {
             ("conthist", self.conthist, d.conthist),
             ("threats", self.threats, d.threats),
             ("passers", self.passers, d.passers),
+            ("connected", self.connected, d.connected),
         ];
         for (k, v, dv) in flags {
             if v != dv {

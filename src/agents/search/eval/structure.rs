@@ -4,7 +4,8 @@
 //! the king, and the pieces that bear on the squares around it; with
 //! `threats`, also pieces attacked by lesser ones or left undefended;
 //! with `passers`, passed pawns valued by the kings' distances to the
-//! square in front and by how safe their path to promotion is.
+//! square in front and by how safe their path to promotion is; with
+//! `connected`, pawns defended by or beside their own pawns.
 //! Centipawns, White minus Black, tapered like the rest of the evaluation.
 
 use crate::board::attacks::{
@@ -49,7 +50,16 @@ pub struct Terms {
     pub threats: bool,
     /// Passed pawns' king distances and path ([`passer_quarters`]).
     pub passers: bool,
+    /// Pawns defended by or beside their own pawns ([`connected_quarters`]).
+    pub connected: bool,
 }
+
+/// A connected pawn's bonus by relative rank, in quarter-centipawns per
+/// unit of `2 + phalanx - opposed` (a pawn beside an own pawn on its rank
+/// is in a phalanx; one with an enemy pawn ahead on its file is opposed).
+const CONNECTED: [i32; 8] = [0, 8, 12, 16, 32, 56, 96, 0];
+/// Quarter-centipawns per own pawn defending a connected pawn.
+const CONNECTED_SUPPORT: i32 = 20;
 
 /// How much a passed pawn's dynamic terms weigh, by relative rank: none
 /// before the fourth rank, then growing as the pawn nears promotion.
@@ -167,6 +177,11 @@ pub(crate) fn combine(p: &Position, pawns: &PawnTerms, zones: &KingZoneAttacks, 
             m += tm;
             e += te;
         }
+        if zones.terms.connected {
+            let (cm, ce) = pawns.connected[c as usize];
+            m += cm as f64 / 16.0;
+            e += ce as f64 / 16.0;
+        }
         if zones.terms.passers {
             let passed = Bitboard(pawns.passed[c as usize]);
             let (pm, pe) = passer_quarters(p, c, passed, attacked.as_ref());
@@ -188,6 +203,9 @@ pub(crate) struct PawnTerms {
     terms: [(f64, f64); 2],
     /// Each colour's passed pawns.
     passed: [u64; 2],
+    /// Each colour's connected-pawn terms, in sixteenths of a centipawn
+    /// (counted only with [`Terms::connected`]).
+    connected: [(i32, i32); 2],
 }
 
 impl PawnTerms {
@@ -200,6 +218,7 @@ impl PawnTerms {
             ],
             terms: [(0.0, 0.0); 2],
             passed: [0; 2],
+            connected: [(0, 0); 2],
         };
         for c in Color::ALL {
             let own = Bitboard(out.pawns[c as usize]);
@@ -226,9 +245,36 @@ impl PawnTerms {
                 }
             }
             out.terms[c as usize] = (m, e);
+            out.connected[c as usize] = connected_quarters(c, own, theirs);
         }
         out
     }
+}
+
+/// The connected pawns of `c` among `own`, against the enemy pawns
+/// `theirs` (middlegame, endgame sixteenths of a centipawn): a pawn defended by an
+/// own pawn or beside one on its rank gets its rank's [`CONNECTED`] times
+/// `2 + phalanx - opposed`, and [`CONNECTED_SUPPORT`] per defender; the
+/// endgame counts it by `(rank - 1) / 4`, so more the further it stands.
+fn connected_quarters(c: Color, own: Bitboard, theirs: Bitboard) -> (i32, i32) {
+    let (mut m, mut e) = (0, 0);
+    for s in own {
+        let one = Bitboard::from_square(s);
+        let support = (pawn_attack_sources(c, one) & own).count() as i32;
+        let f = (s % 8) as i32;
+        let beside = Bitboard((file_mask(f - 1) | file_mask(f + 1)) & (0xFFu64 << (s / 8 * 8)));
+        let phalanx = (beside & own).any() as i32;
+        if support == 0 && phalanx == 0 {
+            continue;
+        }
+        let ahead = PASSED_SPAN[c as usize][s as usize] & file_mask(f);
+        let opposed = (ahead & theirs.0 != 0) as i32;
+        let rel = relative_rank(c, s);
+        let v = CONNECTED[rel] * (2 + phalanx - opposed) + CONNECTED_SUPPORT * support;
+        m += 4 * v;
+        e += v * (rel as i32 - 1);
+    }
+    (m, e)
 }
 
 /// Pawn terms computed already, by the pawns they are for (direct-mapped;
@@ -240,7 +286,7 @@ pub(crate) struct PawnCache {
     entries: Vec<PawnTerms>,
 }
 
-/// Entries of a [`PawnCache`] (64 bytes each: 64 KiB).
+/// Entries of a [`PawnCache`] (80 bytes each: 80 KiB).
 const PAWN_CACHE_BITS: u32 = 10;
 
 impl PawnCache {
@@ -467,15 +513,18 @@ mod tests {
         )
     }
 
-    fn with_threats(fen: &str) -> f64 {
+    /// The optional terms `on` alone: `structure_cp` with them less without.
+    fn alone(fen: &str, on: Terms) -> f64 {
         let p = parse_fen(fen, &FenRules::CHESS).unwrap().0;
-        structure_cp(
-            &p,
-            Terms {
-                threats: true,
-                passers: false,
-            },
-        ) - structure_cp(&p, Terms::default())
+        structure_cp(&p, on) - structure_cp(&p, Terms::default())
+    }
+
+    fn with_threats(fen: &str) -> f64 {
+        let on = Terms {
+            threats: true,
+            ..Terms::default()
+        };
+        alone(fen, on)
     }
 
     #[test]
@@ -556,14 +605,13 @@ mod tests {
         assert!(attacked > 10.0, "{attacked}");
     }
 
-    /// The passer terms alone: `structure_cp` with them less without.
+    /// The passer terms alone.
     fn passers(fen: &str) -> f64 {
-        let p = parse_fen(fen, &FenRules::CHESS).unwrap().0;
         let on = Terms {
-            threats: false,
             passers: true,
+            ..Terms::default()
         };
-        structure_cp(&p, on) - structure_cp(&p, Terms::default())
+        alone(fen, on)
     }
 
     #[test]
@@ -600,5 +648,36 @@ mod tests {
             passers("8/4n3/4P3/8/8/8/8/K6k w - - 0 1"),
             taper(0.0, 90.0, 1.0),
         );
+    }
+
+    /// The connected-pawn terms alone.
+    fn connected(fen: &str) -> f64 {
+        let on = Terms {
+            connected: true,
+            ..Terms::default()
+        };
+        alone(fen, on)
+    }
+
+    #[test]
+    fn connected_pawns_count_phalanx_support_and_rank_by_hand() {
+        // No pieces: the endgame value alone. d3 and e3 (rank weight 12
+        // quarters) in a phalanx, unopposed: 12 * 3 quarters each in the
+        // middlegame, counted by (3 - 1 - 1) / 4 = 1/4 in the endgame:
+        // 2 * 36 / 16 = 4.5 cp.
+        assert_eq!(connected("4k3/8/8/8/8/3PP3/8/4K3 w - - 0 1"), 4.5);
+        // Black's mirror image.
+        assert_eq!(connected("4k3/8/3pp3/8/8/8/8/4K3 w - - 0 1"), -4.5);
+        // e3 opposed by e7: 12 * 2 for it, 12 * 3 for d3: 60 / 16 cp.
+        assert_eq!(connected("4k3/4p3/8/8/8/3PP3/8/4K3 w - - 0 1"), 3.75);
+        // e4 defended by d3, not beside it: (16 * 2 + 20) quarters, counted
+        // by 2 / 4 in the endgame: 6.5 cp; d3 alone is not connected.
+        assert_eq!(connected("4k3/8/8/8/4P3/3P4/8/4K3 w - - 0 1"), 6.5);
+        // Apart (d3 and f3): nothing.
+        assert_eq!(connected("4k3/8/8/8/8/3P1P2/8/4K3 w - - 0 1"), 0.0);
+        // A rook (2 phase units of 24): the middlegame's 2 * 9 cp weighs 1/12.
+        let v = connected("4k3/8/8/8/8/3PP3/8/4K2R w - - 0 1");
+        let want = 18.0 * 2.0 / 24.0 + 4.5 * 22.0 / 24.0;
+        assert!((v - want).abs() < 1e-9, "{v} {want}");
     }
 }
