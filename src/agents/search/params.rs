@@ -211,7 +211,7 @@ impl Default for Params {
             conthist: false,
             threats: true,
             passers: true,
-            connected: false,
+            connected: true,
         }
     }
 }

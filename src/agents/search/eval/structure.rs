@@ -50,7 +50,7 @@ pub struct Terms {
     pub threats: bool,
     /// Passed pawns' king distances and path ([`passer_quarters`]).
     pub passers: bool,
-    /// Pawns defended by or beside their own pawns ([`connected_quarters`]).
+    /// Pawns defended by or beside their own pawns ([`connected_sixteenths`]).
     pub connected: bool,
 }
 
@@ -245,7 +245,7 @@ impl PawnTerms {
                 }
             }
             out.terms[c as usize] = (m, e);
-            out.connected[c as usize] = connected_quarters(c, own, theirs);
+            out.connected[c as usize] = connected_sixteenths(c, own, theirs);
         }
         out
     }
@@ -255,8 +255,9 @@ impl PawnTerms {
 /// `theirs` (middlegame, endgame sixteenths of a centipawn): a pawn defended by an
 /// own pawn or beside one on its rank gets its rank's [`CONNECTED`] times
 /// `2 + phalanx - opposed`, and [`CONNECTED_SUPPORT`] per defender; the
-/// endgame counts it by `(rank - 1) / 4`, so more the further it stands.
-fn connected_quarters(c: Color, own: Bitboard, theirs: Bitboard) -> (i32, i32) {
+/// endgame counts it by `(r - 1) / 4` for its relative rank r counted
+/// from 0, so more the further it stands.
+fn connected_sixteenths(c: Color, own: Bitboard, theirs: Bitboard) -> (i32, i32) {
     let (mut m, mut e) = (0, 0);
     for s in own {
         let one = Bitboard::from_square(s);
@@ -663,8 +664,8 @@ mod tests {
     fn connected_pawns_count_phalanx_support_and_rank_by_hand() {
         // No pieces: the endgame value alone. d3 and e3 (rank weight 12
         // quarters) in a phalanx, unopposed: 12 * 3 quarters each in the
-        // middlegame, counted by (3 - 1 - 1) / 4 = 1/4 in the endgame:
-        // 2 * 36 / 16 = 4.5 cp.
+        // middlegame, counted by (2 - 1) / 4 in the endgame (2: the third
+        // rank counted from 0): 2 * 36 / 16 = 4.5 cp.
         assert_eq!(connected("4k3/8/8/8/8/3PP3/8/4K3 w - - 0 1"), 4.5);
         // Black's mirror image.
         assert_eq!(connected("4k3/8/3pp3/8/8/8/8/4K3 w - - 0 1"), -4.5);
