@@ -106,6 +106,16 @@ const fn build_passed() -> [[u64; 64]; 2] {
 /// pawns to be passed.
 static PASSED_SPAN: [[u64; 64]; 2] = build_passed();
 
+/// The files either side of file `f` (none off the board).
+fn adjacent_files(f: i32) -> u64 {
+    file_mask(f - 1) | file_mask(f + 1)
+}
+
+/// The squares ahead of a pawn of `c` on `s`, on its own file.
+fn file_ahead(c: Color, s: Square) -> Bitboard {
+    Bitboard(PASSED_SPAN[c as usize][s as usize] & file_mask((s % 8) as i32))
+}
+
 /// The structure terms of `p` (0 off the 8x8 board), computed on their
 /// own; the search gets the same value from [`super::Evaluator`], which
 /// counts the king-zone attackers in its mobility loop and keeps the pawn
@@ -232,7 +242,7 @@ impl PawnTerms {
                     e += PASSED_EG[rel];
                 }
                 let f = (s % 8) as i32;
-                if (file_mask(f - 1) | file_mask(f + 1)) & own.0 == 0 {
+                if adjacent_files(f) & own.0 == 0 {
                     m += ISOLATED.0;
                     e += ISOLATED.1;
                 }
@@ -262,14 +272,12 @@ fn connected_sixteenths(c: Color, own: Bitboard, theirs: Bitboard) -> (i32, i32)
     for s in own {
         let one = Bitboard::from_square(s);
         let support = (pawn_attack_sources(c, one) & own).count() as i32;
-        let f = (s % 8) as i32;
-        let beside = Bitboard((file_mask(f - 1) | file_mask(f + 1)) & (0xFFu64 << (s / 8 * 8)));
+        let beside = Bitboard(adjacent_files((s % 8) as i32)) & Bitboard::rank(s / 8);
         let phalanx = (beside & own).any() as i32;
         if support == 0 && phalanx == 0 {
             continue;
         }
-        let ahead = PASSED_SPAN[c as usize][s as usize] & file_mask(f);
-        let opposed = (ahead & theirs.0 != 0) as i32;
+        let opposed = (file_ahead(c, s) & theirs).any() as i32;
         let rel = relative_rank(c, s);
         let v = CONNECTED[rel] * (2 + phalanx - opposed) + CONNECTED_SUPPORT * support;
         m += 4 * v;
@@ -450,8 +458,7 @@ fn passer_quarters(
             e += w * (PASSER_THEIR_KING * d(theirs) - PASSER_OWN_KING * d(own));
         }
         if let (false, Some(att)) = (occ.contains(stop), attacked) {
-            let front = Bitboard(PASSED_SPAN[c as usize][s as usize] & file_mask((s % 8) as i32));
-            let hit = front & att[!c as usize].1;
+            let hit = file_ahead(c, s) & att[!c as usize].1;
             let (km, ke) = if hit.is_empty() {
                 PASSER_FREE
             } else if !hit.contains(stop) {
