@@ -413,6 +413,7 @@ fn search_specs_parse_print_and_reject() {
         ("search:threats=yes", "threats must be 0 or 1"),
         ("search:passers=2", "passers must be 0 or 1"),
         ("search:connected=x", "connected must be 0 or 1"),
+        ("search:checks=-1", "checks must be 0 or 1"),
     ] {
         let e = AgentSpec::parse(s).unwrap_err().to_string();
         assert!(e.contains(why), "{s}: {e}");

@@ -651,11 +651,12 @@ mod tests {
         let mut boards = 0;
         for_each_random_chess_state(7, 40, 200, |g| {
             let p = g.position();
-            for bits in 0..8 {
+            for bits in 0..16 {
                 let terms = structure::Terms {
                     threats: bits & 1 != 0,
                     passers: bits & 2 != 0,
                     connected: bits & 4 != 0,
+                    checks: bits & 8 != 0,
                 };
                 let fast = board_structure_cp(p, &WEIGHTS, &table, &mut cache, terms);
                 let plain = board_cp(p, &WEIGHTS, &table) + structure::structure_cp(p, terms);

@@ -274,6 +274,7 @@ impl Engine {
             threats: self.params.threats,
             passers: self.params.passers,
             connected: self.params.connected,
+            checks: self.params.checks,
         });
         if self.eval.utility.scale() != scale {
             self.eval.utility = utility::Utility::new(scale);

@@ -44,6 +44,7 @@ pub const KEYS: &[&str] = &[
     "threats",
     "passers",
     "connected",
+    "checks",
 ];
 
 /// Deepest iteration (decisions).
@@ -169,6 +170,9 @@ pub struct Params {
     /// With `structure`: pawns defended by or beside their own pawns count
     /// more, by rank.
     pub connected: bool,
+    /// With `structure`: each enemy role that can give a safe check (from
+    /// a square the king's side does not attack) adds to the king's danger.
+    pub checks: bool,
 }
 
 impl Default for Params {
@@ -212,6 +216,7 @@ impl Default for Params {
             threats: true,
             passers: true,
             connected: true,
+            checks: true,
         }
     }
 }
@@ -301,6 +306,7 @@ impl Params {
                 "threats" => p.threats = flag()?,
                 "passers" => p.passers = flag()?,
                 "connected" => p.connected = flag()?,
+                "checks" => p.checks = flag()?,
                 "qsearch" => p.qsearch = flag()?,
                 "qchance" => {
                     p.qchance = match v {
@@ -370,6 +376,7 @@ impl fmt::Display for Params {
             ("threats", self.threats, d.threats),
             ("passers", self.passers, d.passers),
             ("connected", self.connected, d.connected),
+            ("checks", self.checks, d.checks),
         ];
         for (k, v, dv) in flags {
             if v != dv {

@@ -5,7 +5,9 @@
 //! `threats`, also pieces attacked by lesser ones or left undefended;
 //! with `passers`, passed pawns valued by the kings' distances to the
 //! square in front and by how safe their path to promotion is; with
-//! `connected`, pawns defended by or beside their own pawns.
+//! `connected`, pawns defended by or beside their own pawns; with
+//! `checks`, the enemy roles that can give a safe check add to the king's
+//! danger.
 //! Centipawns, White minus Black, tapered like the rest of the evaluation.
 
 use crate::board::attacks::{
@@ -31,6 +33,10 @@ const SHELTER_NONE: f64 = -12.0;
 /// Attack units of a knight, bishop, rook and queen bearing on the enemy
 /// king's zone (its square and the squares next to it).
 const ATTACK_UNITS: [i32; 6] = [0, 2, 2, 3, 5, 0];
+/// Attack units per enemy knight, bishop, rook and queen that can give a
+/// safe check (`checks`): move to a square from which it checks the king
+/// and that no piece, pawn or the king of the king's side attacks.
+const CHECK_UNITS: [i32; 6] = [0, 3, 2, 4, 3, 0];
 /// Middlegame penalty per squared attack unit, up to a cap of units.
 const ATTACK_WEIGHT: f64 = 2.5;
 const ATTACK_CAP: i32 = 20;
@@ -52,6 +58,8 @@ pub struct Terms {
     pub passers: bool,
     /// Pawns defended by or beside their own pawns ([`connected_sixteenths`]).
     pub connected: bool,
+    /// Safe checks add to the king's danger ([`KingZoneAttacks::safe_checks`]).
+    pub checks: bool,
 }
 
 /// A connected pawn's bonus by relative rank, in quarter-centipawns per
@@ -180,7 +188,11 @@ pub(crate) fn combine(p: &Position, pawns: &PawnTerms, zones: &KingZoneAttacks, 
         }
         if let Some(k) = p.king(c) {
             m += shelter(c, k, own);
-            m -= zones.danger(c);
+            let checks = match (zones.terms.checks, &attacked) {
+                (true, Some(attacked)) => zones.safe_checks(p, c, k, attacked),
+                _ => (0, 0),
+            };
+            m -= zones.danger(c, checks);
         }
         if let (true, Some(attacked)) = (zones.terms.threats, &attacked) {
             let (tm, te) = zones.threat_terms(p, c, attacked);
@@ -332,10 +344,15 @@ pub(crate) struct KingZoneAttacks {
     /// The optional terms counted; the threat and passer terms use the
     /// squares each colour's knights and bishops, rooks, and pieces (no
     /// pawns or king) attack.
-    terms: Terms,
+    pub(crate) terms: Terms,
     by_minor: [Bitboard; 2],
     by_rook: [Bitboard; 2],
     by_piece: [Bitboard; 2],
+    /// With `checks`: the squares each colour's knights, bishops and
+    /// queens attack.
+    by_knight: [Bitboard; 2],
+    by_bishop: [Bitboard; 2],
+    by_queen: [Bitboard; 2],
 }
 
 impl KingZoneAttacks {
@@ -349,6 +366,9 @@ impl KingZoneAttacks {
             by_minor: [Bitboard(0); 2],
             by_rook: [Bitboard(0); 2],
             by_piece: [Bitboard(0); 2],
+            by_knight: [Bitboard(0); 2],
+            by_bishop: [Bitboard(0); 2],
+            by_queen: [Bitboard(0); 2],
         }
     }
 
@@ -368,6 +388,14 @@ impl KingZoneAttacks {
                 _ => {}
             }
             self.by_piece[c] |= attacks;
+            if self.terms.checks {
+                match r {
+                    Role::Knight => self.by_knight[c] |= attacks,
+                    Role::Bishop => self.by_bishop[c] |= attacks,
+                    Role::Queen => self.by_queen[c] |= attacks,
+                    _ => {}
+                }
+            }
         }
     }
 
@@ -375,7 +403,7 @@ impl KingZoneAttacks {
     /// passer terms).
     #[inline(always)]
     fn maps(&self) -> bool {
-        self.terms.threats || self.terms.passers
+        self.terms.threats || self.terms.passers || self.terms.checks
     }
 
     /// The squares the pawns of `c` attack, and those any piece of `c`
@@ -415,13 +443,50 @@ impl KingZoneAttacks {
         (m, e)
     }
 
+    /// The safe checks against the king of `c` on `k`, given both colours'
+    /// [`Self::attacked`]: the enemy roles (knight, bishop, rook, queen)
+    /// with a piece that can move to a square from which it checks the
+    /// king, not occupied by the enemy and not attacked by `c`, as
+    /// `(roles, attack units)`.
+    fn safe_checks(
+        &self,
+        p: &Position,
+        c: Color,
+        k: Square,
+        attacked: &[(Bitboard, Bitboard); 2],
+    ) -> (i32, i32) {
+        let them = !c as usize;
+        let occ = p.occupied();
+        let safe = !attacked[c as usize].1 & !p.by_color(!c);
+        let diagonal = bishop_attacks(k, occ) & safe;
+        let straight = rook_attacks(k, occ) & safe;
+        let checks = [
+            (
+                Role::Knight,
+                knight_attacks(k) & safe & self.by_knight[them],
+            ),
+            (Role::Bishop, diagonal & self.by_bishop[them]),
+            (Role::Rook, straight & self.by_rook[them]),
+            (Role::Queen, (diagonal | straight) & self.by_queen[them]),
+        ];
+        let (mut roles, mut units) = (0, 0);
+        for (r, on) in checks {
+            if on.any() {
+                roles += 1;
+                units += CHECK_UNITS[r.index()];
+            }
+        }
+        (roles, units)
+    }
+
     /// The middlegame penalty for the pieces bearing on the zone of the
-    /// king of `c`: none for one piece alone.
-    fn danger(&self, c: Color) -> f64 {
-        if self.attackers[c as usize] < 2 {
+    /// king of `c`, plus `checks` (roles with a safe check, their attack
+    /// units): none for one piece or check alone.
+    fn danger(&self, c: Color, checks: (i32, i32)) -> f64 {
+        if self.attackers[c as usize] + checks.0 < 2 {
             return 0.0;
         }
-        let u = self.units[c as usize].min(ATTACK_CAP) as f64;
+        let u = (self.units[c as usize] + checks.1).min(ATTACK_CAP) as f64;
         ATTACK_WEIGHT * u * u
     }
 }
@@ -687,5 +752,45 @@ mod tests {
         let v = connected("4k3/8/8/8/8/3PP3/8/4K2R w - - 0 1");
         let want = 18.0 * 2.0 / 24.0 + 4.5 * 22.0 / 24.0;
         assert!((v - want).abs() < 1e-9, "{v} {want}");
+    }
+
+    #[test]
+    fn safe_checks_add_to_the_king_danger_by_hand() {
+        let checks = |fen: &str| {
+            let on = Terms {
+                checks: true,
+                ..Terms::default()
+            };
+            alone(fen, on)
+        };
+        let near = |v: f64, want: f64| assert!((v - want).abs() < 1e-9, "{v} {want}");
+        // The queen on d4 bears on f2 (5 units, one piece: no danger on
+        // its own) and checks safely from d1: a second role, 3 more units,
+        // 2.5 * 8^2 = 160 cp in the middlegame; the queen is 4 phase
+        // units of 24.
+        near(
+            checks("6k1/8/8/8/3q4/8/5PPP/6K1 w - - 0 1"),
+            -160.0 * 4.0 / 24.0,
+        );
+        // The same for Black's king (mirror image).
+        near(
+            checks("6k1/5ppp/8/3Q4/8/8/8/6K1 w - - 0 1"),
+            160.0 * 4.0 / 24.0,
+        );
+        // A knight on c3 checks safely from e2 as well: 3 more units,
+        // 2.5 * 11^2 (knight 1 phase unit).
+        near(
+            checks("6k1/8/8/8/3q4/2n5/5PPP/6K1 w - - 0 1"),
+            -2.5 * 121.0 * 5.0 / 24.0,
+        );
+        // A rook on b1 guards every square on the first rank: the queen's
+        // checks there are unsafe, and the g-file and diagonals are
+        // blocked, so nothing is added.
+        near(checks("6k1/8/8/8/3q4/8/5PPP/1R4K1 w - - 0 1"), 0.0);
+        // A square the enemy occupies is none it can check from: the
+        // knight on d1 blocks the first rank, and the queen's attack on
+        // d1 (its own piece) is no check (both bear on f2 already: the
+        // danger is the same with and without the term).
+        near(checks("6k1/8/8/8/3q4/8/5PPP/3n2K1 w - - 0 1"), 0.0);
     }
 }
