@@ -341,18 +341,15 @@ pub(crate) struct KingZoneAttacks {
     /// Attack units and pieces bearing on the zone of each colour's king.
     units: [i32; 2],
     attackers: [i32; 2],
-    /// The optional terms counted; the threat and passer terms use the
-    /// squares each colour's knights and bishops, rooks, and pieces (no
-    /// pawns or king) attack.
-    pub(crate) terms: Terms,
-    by_minor: [Bitboard; 2],
-    by_rook: [Bitboard; 2],
-    by_piece: [Bitboard; 2],
-    /// With `checks`: the squares each colour's knights, bishops and
-    /// queens attack.
+    /// The optional terms counted; the threat, passer and check terms use
+    /// the squares each colour's knights, bishops, rooks, queens, and
+    /// pieces (no pawns or king) attack.
+    terms: Terms,
     by_knight: [Bitboard; 2],
     by_bishop: [Bitboard; 2],
+    by_rook: [Bitboard; 2],
     by_queen: [Bitboard; 2],
+    by_piece: [Bitboard; 2],
 }
 
 impl KingZoneAttacks {
@@ -363,12 +360,11 @@ impl KingZoneAttacks {
             units: [0; 2],
             attackers: [0; 2],
             terms,
-            by_minor: [Bitboard(0); 2],
-            by_rook: [Bitboard(0); 2],
-            by_piece: [Bitboard(0); 2],
             by_knight: [Bitboard(0); 2],
             by_bishop: [Bitboard(0); 2],
+            by_rook: [Bitboard(0); 2],
             by_queen: [Bitboard(0); 2],
+            by_piece: [Bitboard(0); 2],
         }
     }
 
@@ -383,24 +379,18 @@ impl KingZoneAttacks {
         if self.maps() {
             let c = by as usize;
             match r {
-                Role::Knight | Role::Bishop => self.by_minor[c] |= attacks,
+                Role::Knight => self.by_knight[c] |= attacks,
+                Role::Bishop => self.by_bishop[c] |= attacks,
                 Role::Rook => self.by_rook[c] |= attacks,
+                Role::Queen => self.by_queen[c] |= attacks,
                 _ => {}
             }
             self.by_piece[c] |= attacks;
-            if self.terms.checks {
-                match r {
-                    Role::Knight => self.by_knight[c] |= attacks,
-                    Role::Bishop => self.by_bishop[c] |= attacks,
-                    Role::Queen => self.by_queen[c] |= attacks,
-                    _ => {}
-                }
-            }
         }
     }
 
-    /// Whether the pieces' attack maps are gathered (for the threat or
-    /// passer terms).
+    /// Whether the pieces' attack maps are gathered (for the threat,
+    /// passer or check terms).
     #[inline(always)]
     fn maps(&self) -> bool {
         self.terms.threats || self.terms.passers || self.terms.checks
@@ -430,7 +420,10 @@ impl KingZoneAttacks {
         let queens = them & p.by_role(Role::Queen);
         let terms = [
             (THREAT_BY_PAWN, our_pawns & targets),
-            (THREAT_BY_MINOR, self.by_minor[c as usize] & majors),
+            (
+                THREAT_BY_MINOR,
+                (self.by_knight[c as usize] | self.by_bishop[c as usize]) & majors,
+            ),
             (THREAT_BY_ROOK, self.by_rook[c as usize] & queens),
             (HANGING, ours & targets & !theirs),
         ];
