@@ -1,7 +1,8 @@
 //! Samples for fitting chess's per-square corrections
-//! (`scripts/texel_pst.py`, which runs this and fits them):
+//! (`scripts/texel_pst.py`, which runs this and fits them) or its
+//! structure weights (`scripts/texel_structure.py`):
 //!
-//! `cargo run --release --example texel_pst -- GAMES NODES OPENING SEED OUT`
+//! `cargo run --release --example texel_pst -- GAMES NODES OPENING SEED OUT [structure]`
 //!
 //! plays `GAMES` chess games of `search:nodes=NODES,pst=0` against itself,
 //! each opening with `OPENING` random decisions of its own seeded stream
@@ -14,9 +15,18 @@
 //! piece: `role * 64 + square` for a White piece and `384 + role * 64 +
 //! (square ^ 56)` for a Black one (so the square is seen from the piece's
 //! own side).
+//!
+//! With `structure`, the games are of `search:nodes=NODES` (the chess
+//! defaults, corrections included), the static value is the search's own,
+//! and the piece indices give way to the non-zero coefficients of the
+//! structure weights (`eval::structure::structure_features`, every term
+//! on), each as `index:value`; a first line `# name=weight ...` lists
+//! the weights' names and hand-set values in the indices' order.
 
 use std::io::Write;
 
+use dicechess::agents::search::eval::structure::{structure_features, Terms};
+use dicechess::agents::search::eval::structure_weights::{StructureWeights, HAND};
 use dicechess::agents::search::eval::tuned::WeightSet;
 use dicechess::agents::search::eval::{mg_share, pst, Evaluator};
 use dicechess::agents::{Agent, AgentSpec};
@@ -26,12 +36,28 @@ use dicechess::sim::{game_rng, random_move};
 use dicechess::variants::{chess::Chess, Game, Options};
 use rayon::prelude::*;
 
-fn game_lines(index: u64, nodes: u64, opening: u32, seed: u64) -> Vec<String> {
-    let spec = format!("search:nodes={nodes},pst=0");
+/// Every structure term on, with the hand-set weights (the chess defaults).
+const ALL_TERMS: Terms = Terms {
+    threats: true,
+    passers: true,
+    connected: true,
+    checks: true,
+    fitted: false,
+};
+
+fn game_lines(index: u64, nodes: u64, opening: u32, seed: u64, structure: bool) -> Vec<String> {
+    let spec = if structure {
+        format!("search:nodes={nodes}")
+    } else {
+        format!("search:nodes={nodes},pst=0")
+    };
     let mut agent = Agent::new(AgentSpec::parse(&spec).unwrap());
     let mut eval = Evaluator::with_set(WeightSet::Default);
     eval.set_structure(true);
-    eval.set_pst(false);
+    eval.set_pst(structure);
+    if structure {
+        eval.set_terms(ALL_TERMS);
+    }
     let mut g = Chess::new(&Options::new()).unwrap();
     let mut rng = game_rng(seed, index);
     let mut ml = MoveList::new();
@@ -44,7 +70,14 @@ fn game_lines(index: u64, nodes: u64, opening: u32, seed: u64) -> Vec<String> {
             let p = g.position();
             if made >= opening && quiet && !p.is_check() {
                 let mut line = format!("{:.4} {:.2}", mg_share(p), eval.static_value(g, 0));
-                for c in Color::ALL {
+                if structure {
+                    for (j, x) in structure_features(p, ALL_TERMS).into_iter().enumerate() {
+                        if x != 0.0 {
+                            line.push_str(&format!(" {j}:{x}"));
+                        }
+                    }
+                }
+                for c in Color::ALL.into_iter().filter(|_| !structure) {
                     for r in Role::ALL {
                         for s in p.pieces(c, r) {
                             let i =
@@ -79,13 +112,28 @@ fn game_lines(index: u64, nodes: u64, opening: u32, seed: u64) -> Vec<String> {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let arg = |i: usize| -> u64 { args[i].parse().expect("GAMES NODES OPENING SEED OUT") };
+    let usage = "GAMES NODES OPENING SEED OUT [structure]";
+    let arg = |i: usize| -> u64 { args[i].parse().expect(usage) };
     let (games, nodes, opening, seed) = (arg(0), arg(1), arg(2) as u32, arg(3));
+    let structure = match args.get(5).map(String::as_str) {
+        None => false,
+        Some("structure") => true,
+        Some(other) => panic!("{usage}: unknown mode {other:?}"),
+    };
     let lines: Vec<Vec<String>> = (0..games)
         .into_par_iter()
-        .map(|i| game_lines(i, nodes, opening, seed))
+        .map(|i| game_lines(i, nodes, opening, seed, structure))
         .collect();
     let mut out = std::io::BufWriter::new(std::fs::File::create(&args[4]).unwrap());
+    if structure {
+        let names = StructureWeights::names();
+        let pairs: Vec<String> = names
+            .iter()
+            .zip(HAND.to_vec())
+            .map(|(n, w)| format!("{n}={w}"))
+            .collect();
+        writeln!(out, "# {}", pairs.join(" ")).unwrap();
+    }
     let mut n = 0;
     for l in lines.iter().flatten() {
         writeln!(out, "{l}").unwrap();

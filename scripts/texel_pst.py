@@ -124,25 +124,45 @@ def rust_table(d: Arr) -> str:
     return "\n".join(lines) + "\n"
 
 
+def replace_between(path: Path, begin: str, end: str, text: str) -> None:
+    """Rewrite what lies between the line ``begin`` and the marker ``end``."""
+    old = path.read_text()
+    i, j = old.index(begin) + len(begin), old.index(end)
+    path.write_text(old[:i] + text + old[j:])
+
+
 def write_rust(path: Path, table: str) -> None:
-    text = path.read_text()
     begin = "// CORRECTIONS (written by scripts/texel_pst.py)\n"
-    end = "// END CORRECTIONS"
-    i, j = text.index(begin) + len(begin), text.index(end)
-    path.write_text(text[:i] + table + text[j:])
+    replace_between(path, begin, "// END CORRECTIONS", table)
+
+
+def add_arguments(ap: argparse.ArgumentParser, games: int, changed: str, rust: str) -> None:
+    """The arguments every Texel script takes (their defaults differ)."""
+    ap.add_argument("--games", type=int, default=games, help="self-play games")
+    ap.add_argument("--nodes", type=int, default=1500, help="search node budget per move")
+    ap.add_argument("--opening-plies", type=int, default=8)
+    ap.add_argument("--seed", type=int, default=20)
+    ap.add_argument("--reg", type=float, default=1.0, help=f"weight of the {changed}' size")
+    ap.add_argument("--holdout", type=float, default=0.2, help="share of samples held out")
+    ap.add_argument("--samples", type=Path, help="use this sample file instead of playing games")
+    ap.add_argument("--out", type=Path, help="write a JSON summary here")
+    ap.add_argument("--rust", type=Path, help=rust)
+
+
+def report(summary: dict[str, Any], args: argparse.Namespace) -> None:
+    """Print the summary and write it to ``--out``, recording the game arguments."""
+    # The sample file is what the game arguments produce (seeded games,
+    # whatever the thread count), so only those are recorded.
+    skip = ("samples", "out", "rust")
+    summary["args"] = {a: str(b) for a, b in vars(args).items() if a not in skip}
+    print(json.dumps(summary, indent=1))
+    if args.out:
+        args.out.write_text(json.dumps(summary, indent=1) + "\n")
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--games", type=int, default=12000, help="self-play games")
-    ap.add_argument("--nodes", type=int, default=1500, help="search node budget per move")
-    ap.add_argument("--opening-plies", type=int, default=8)
-    ap.add_argument("--seed", type=int, default=20)
-    ap.add_argument("--reg", type=float, default=1.0, help="weight of the corrections' size")
-    ap.add_argument("--holdout", type=float, default=0.2, help="share of samples held out")
-    ap.add_argument("--samples", type=Path, help="use this sample file instead of playing games")
-    ap.add_argument("--out", type=Path, help="write a JSON summary here")
-    ap.add_argument("--rust", type=Path, help="rewrite the corrections table of this file")
+    add_arguments(ap, 12000, "corrections", "rewrite the corrections table of this file")
     args = ap.parse_args(argv)
 
     path = args.samples
@@ -166,13 +186,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "train_loss": [loss(train, np.zeros(COLUMNS)), loss(train, dr)],
         "heldout_loss": [loss(test, np.zeros(COLUMNS)), loss(test, dr)],
         "largest_correction": float(np.max(np.abs(dr))),
-        # The sample file is what the game arguments produce (seeded games,
-        # whatever the thread count), so only those are recorded.
-        "args": {a: str(b) for a, b in vars(args).items() if a not in ("samples", "out", "rust")},
     }
-    print(json.dumps(summary, indent=1))
-    if args.out:
-        args.out.write_text(json.dumps(summary, indent=1) + "\n")
+    report(summary, args)
     if args.rust:
         write_rust(args.rust, rust_table(d))
     return summary

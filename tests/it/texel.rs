@@ -4,8 +4,12 @@
 use crate::common::walk_random_game;
 use dicechess::agents::eval::Evaluate;
 use dicechess::agents::search::eval::features::{eval_features, feature_names, NUM_FEATURES};
+use dicechess::agents::search::eval::structure::{structure_cp_with, structure_features, Terms};
+use dicechess::agents::search::eval::structure_weights::{StructureWeights, FITTED, HAND};
+use dicechess::agents::search::eval::tuned::WeightSet;
 use dicechess::agents::search::eval::{Evaluator, Weights, WEIGHTS};
 use dicechess::board::Color;
+use dicechess::variants::chess::Chess;
 use dicechess::variants::{AnyGame, Game, Node, Options, VARIANTS};
 use dicechess::with_game;
 
@@ -83,7 +87,7 @@ fn names_match_the_weight_vector() {
 
 #[test]
 fn weight_sets_pick_weights_by_board_size() {
-    use dicechess::agents::search::eval::tuned::{WeightSet, TUNED_5X5, TUNED_8X8};
+    use dicechess::agents::search::eval::tuned::{TUNED_5X5, TUNED_8X8};
     assert_eq!(WeightSet::Default.weights(8, 8), WEIGHTS);
     assert_eq!(WeightSet::Default.weights(5, 5), TUNED_5X5);
     assert_eq!(WeightSet::Hand.weights(5, 5), WEIGHTS);
@@ -107,4 +111,78 @@ fn weight_sets_pick_weights_by_board_size() {
             });
         });
     }
+}
+
+/// Every structure term on, with the hand-set or the fitted weights.
+fn all_terms(fitted: bool) -> Terms {
+    Terms {
+        threats: true,
+        passers: true,
+        connected: true,
+        checks: true,
+        fitted,
+    }
+}
+
+#[test]
+fn structure_features_times_structure_weights_is_the_structure_value() {
+    // Arbitrary weights, every one non-zero.
+    let n = StructureWeights::names().len();
+    let odd: Vec<f64> = (0..n).map(|j| ((j * 37) % 23) as f64 - 11.5).collect();
+    let odd = StructureWeights::from_slice(&odd).unwrap();
+    let mut g = Chess::new(&Options::new()).unwrap();
+    let mut checked = 0;
+    for index in 0..6 {
+        walk_random_game(&mut g.clone(), 13, index, |s, _| {
+            let p = s.position();
+            for terms in [all_terms(false), Terms::default()] {
+                let x = structure_features(p, terms);
+                for w in [HAND, odd] {
+                    let lin: f64 = x.iter().zip(w.to_vec()).map(|(a, b)| a * b).sum();
+                    let v = structure_cp_with(p, terms, &w);
+                    assert!((lin - v).abs() <= 1e-9 * (1.0 + v.abs()), "{lin} {v}");
+                }
+            }
+            checked += 1;
+        });
+    }
+    assert!(checked > 300, "{checked}");
+    g = Chess::new(&Options::new()).unwrap();
+    // The start position: symmetric, so every coefficient is zero.
+    assert!(structure_features(g.position(), all_terms(false))
+        .iter()
+        .all(|&x| x == 0.0));
+}
+
+#[test]
+fn the_search_evaluator_counts_the_fitted_structure_weights() {
+    // The static value with the fitted weights less that with the hand-set
+    // ones is the features times the weights' difference, as the fit assumes.
+    let diff: Vec<f64> = FITTED
+        .to_vec()
+        .iter()
+        .zip(HAND.to_vec())
+        .map(|(f, h)| f - h)
+        .collect();
+    let mut evals = [false, true].map(|fitted| {
+        let mut e = Evaluator::with_set(WeightSet::Default);
+        e.set_structure(true);
+        e.set_terms(all_terms(fitted));
+        e
+    });
+    let mut checked = 0;
+    walk_random_game(&mut Chess::new(&Options::new()).unwrap(), 17, 0, |s, _| {
+        if matches!(s.node(), Node::Terminal) {
+            return;
+        }
+        let [hand, fitted] = evals.each_mut().map(|e| e.static_value(s, 0));
+        let x = structure_features(s.position(), all_terms(false));
+        let want: f64 = x.iter().zip(&diff).map(|(a, b)| a * b).sum();
+        assert!(
+            (fitted - hand - want).abs() < 1e-6,
+            "{fitted} {hand} {want}"
+        );
+        checked += 1;
+    });
+    assert!(checked > 20, "{checked}");
 }

@@ -10,6 +10,7 @@
 pub mod features;
 pub mod pst;
 pub mod structure;
+pub mod structure_weights;
 pub mod tuned;
 
 use super::super::eval::Evaluate;
@@ -175,7 +176,8 @@ fn board_structure_cp(
     };
     #[cfg(not(target_arch = "x86_64"))]
     let (board, phase) = board_cp_body(p, w, sq, Some(&mut zones));
-    board + structure::combine(p, &pawns.get(p), &zones, phase)
+    let w = terms.weights();
+    board + structure::combine(p, &pawns.get(p, w), &zones, phase, w)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -424,6 +426,8 @@ impl Evaluator {
         if self.terms != terms {
             self.terms = terms;
             self.boards.clear();
+            // Its entries were valued with the previous terms' weights.
+            self.pawns = structure::PawnCache::default();
         }
     }
 
@@ -647,18 +651,21 @@ mod tests {
     #[test]
     fn structure_in_the_mobility_loop_and_cache_equals_the_plain_terms() {
         let table = SquareTable::new(&WEIGHTS, 8, 8, false);
-        let mut cache = structure::PawnCache::default();
+        // One cache per weight set: a cache's entries hold one set's values.
+        let mut caches = [(); 2].map(|_| structure::PawnCache::default());
         let mut boards = 0;
         for_each_random_chess_state(7, 40, 200, |g| {
             let p = g.position();
-            for bits in 0..16 {
+            for bits in 0..32 {
                 let terms = structure::Terms {
                     threats: bits & 1 != 0,
                     passers: bits & 2 != 0,
                     connected: bits & 4 != 0,
                     checks: bits & 8 != 0,
+                    fitted: bits & 16 != 0,
                 };
-                let fast = board_structure_cp(p, &WEIGHTS, &table, &mut cache, terms);
+                let cache = &mut caches[terms.fitted as usize];
+                let fast = board_structure_cp(p, &WEIGHTS, &table, cache, terms);
                 let plain = board_cp(p, &WEIGHTS, &table) + structure::structure_cp(p, terms);
                 assert_eq!(fast.to_bits(), plain.to_bits(), "{fast} {plain}");
             }

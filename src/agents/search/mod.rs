@@ -275,6 +275,7 @@ impl Engine {
             passers: self.params.passers,
             connected: self.params.connected,
             checks: self.params.checks,
+            fitted: self.params.fitted_structure,
         });
         if self.eval.utility.scale() != scale {
             self.eval.utility = utility::Utility::new(scale);

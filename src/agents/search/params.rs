@@ -45,6 +45,7 @@ pub const KEYS: &[&str] = &[
     "passers",
     "connected",
     "checks",
+    "sweights",
 ];
 
 /// Deepest iteration (decisions).
@@ -173,6 +174,10 @@ pub struct Params {
     /// With `structure`: each enemy role that can give a safe check (from
     /// a square the king's side does not attack) adds to the king's danger.
     pub checks: bool,
+    /// With `structure`: the structure terms' weights fitted on the
+    /// engine's own games (`sweights=fitted`) instead of the hand-set ones
+    /// (`sweights=hand`).
+    pub fitted_structure: bool,
 }
 
 impl Default for Params {
@@ -217,6 +222,7 @@ impl Default for Params {
             passers: true,
             connected: true,
             checks: true,
+            fitted_structure: false,
         }
     }
 }
@@ -327,6 +333,13 @@ impl Params {
                     }
                 }
                 "weights" => p.weights = WeightSet::parse(v)?,
+                "sweights" => {
+                    p.fitted_structure = match v {
+                        "hand" => false,
+                        "fitted" => true,
+                        _ => return Err(format!("sweights must be hand or fitted, got {v:?}")),
+                    }
+                }
                 _ => return Err(format!("unknown parameter {k:?} for search")),
             }
         }
@@ -417,6 +430,9 @@ impl fmt::Display for Params {
         }
         if self.weights != d.weights {
             parts.push(format!("weights={}", self.weights.name()));
+        }
+        if self.fitted_structure {
+            parts.push("sweights=fitted".into());
         }
         if parts.is_empty() {
             f.write_str("search")

@@ -10,26 +10,12 @@
 //! danger.
 //! Centipawns, White minus Black, tapered like the rest of the evaluation.
 
+use super::structure_weights::{StructureWeights, FITTED, HAND};
 use crate::board::attacks::{
     bishop_attacks, king_attacks, knight_attacks, pawn_attack_sources, rook_attacks,
 };
 use crate::board::{Bitboard, Color, Position, Role, Square};
 
-/// Bonus of a passed pawn by relative rank (middlegame, endgame).
-const PASSED_MG: [f64; 8] = [0.0, 5.0, 10.0, 15.0, 25.0, 45.0, 70.0, 0.0];
-const PASSED_EG: [f64; 8] = [0.0, 10.0, 15.0, 25.0, 45.0, 75.0, 120.0, 0.0];
-/// Per pawn beyond the first on a file.
-const DOUBLED: (f64, f64) = (-10.0, -20.0);
-/// Per pawn with no own pawn on the files beside it.
-const ISOLATED: (f64, f64) = (-10.0, -15.0);
-/// A rook on a file without pawns / without own pawns.
-const ROOK_OPEN: (f64, f64) = (25.0, 10.0);
-const ROOK_HALF_OPEN: (f64, f64) = (12.0, 5.0);
-/// Middlegame shelter of a king on its first two ranks, per file beside
-/// and on the king's: an own pawn one or two ranks ahead, or none.
-const SHELTER_NEAR: f64 = 12.0;
-const SHELTER_FAR: f64 = 6.0;
-const SHELTER_NONE: f64 = -12.0;
 /// Attack units of a knight, bishop, rook and queen bearing on the enemy
 /// king's zone (its square and the squares next to it).
 const ATTACK_UNITS: [i32; 6] = [0, 2, 2, 3, 5, 0];
@@ -37,17 +23,8 @@ const ATTACK_UNITS: [i32; 6] = [0, 2, 2, 3, 5, 0];
 /// safe check (`checks`): move to a square from which it checks the king
 /// and that no piece, pawn or the king of the king's side attacks.
 const CHECK_UNITS: [i32; 6] = [0, 3, 2, 4, 3, 0];
-/// Middlegame penalty per squared attack unit, up to a cap of units.
-const ATTACK_WEIGHT: f64 = 2.5;
+/// The attack units the king danger counts up to.
 const ATTACK_CAP: i32 = 20;
-
-/// Threats (`threats`), per enemy piece other than a pawn or king: attacked
-/// by a pawn; a rook or queen attacked by a knight or bishop; a queen
-/// attacked by a rook; attacked and not defended (middlegame, endgame).
-const THREAT_BY_PAWN: (f64, f64) = (60.0, 40.0);
-const THREAT_BY_MINOR: (f64, f64) = (40.0, 40.0);
-const THREAT_BY_ROOK: (f64, f64) = (40.0, 40.0);
-const HANGING: (f64, f64) = (30.0, 20.0);
 
 /// Which optional structure terms are counted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -60,29 +37,24 @@ pub struct Terms {
     pub connected: bool,
     /// Safe checks add to the king's danger ([`KingZoneAttacks::safe_checks`]).
     pub checks: bool,
+    /// The fitted weights ([`FITTED`]) instead of the hand-set ones.
+    pub fitted: bool,
 }
 
-/// A connected pawn's bonus by relative rank, in quarter-centipawns per
-/// unit of `2 + phalanx - opposed` (a pawn beside an own pawn on its rank
-/// is in a phalanx; one with an enemy pawn ahead on its file is opposed).
-const CONNECTED: [i32; 8] = [0, 8, 12, 16, 32, 56, 96, 0];
-/// Quarter-centipawns per own pawn defending a connected pawn.
-const CONNECTED_SUPPORT: i32 = 20;
+impl Terms {
+    /// The weights the terms are counted with.
+    pub fn weights(self) -> &'static StructureWeights {
+        if self.fitted {
+            &FITTED
+        } else {
+            &HAND
+        }
+    }
+}
 
 /// How much a passed pawn's dynamic terms weigh, by relative rank: none
 /// before the fourth rank, then growing as the pawn nears promotion.
 const PASSER_RANK: [i32; 8] = [0, 0, 0, 2, 7, 12, 17, 0];
-/// Endgame quarter-centipawns per rank weight and square of the enemy
-/// king's distance to the square in front of the pawn (up to 5), and the
-/// same subtracted for the own king's distance.
-const PASSER_THEIR_KING: i32 = 10;
-const PASSER_OWN_KING: i32 = 4;
-/// With the square in front empty, quarter-centipawns per rank weight
-/// (middlegame, endgame): no square in front attacked by the enemy; the
-/// square in front not attacked; the square in front defended.
-const PASSER_FREE: (i32, i32) = (15, 30);
-const PASSER_STOP_SAFE: (i32, i32) = (5, 10);
-const PASSER_STOP_DEFENDED: (i32, i32) = (2, 5);
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 
@@ -129,6 +101,11 @@ fn file_ahead(c: Color, s: Square) -> Bitboard {
 /// counts the king-zone attackers in its mobility loop and keeps the pawn
 /// terms in a [`PawnCache`].
 pub fn structure_cp(p: &Position, terms: Terms) -> f64 {
+    structure_cp_with(p, terms, terms.weights())
+}
+
+/// [`structure_cp`] with the weights `w`.
+pub fn structure_cp_with(p: &Position, terms: Terms, w: &StructureWeights) -> f64 {
     if !on_8x8(p) {
         return 0.0;
     }
@@ -152,8 +129,25 @@ pub fn structure_cp(p: &Position, terms: Terms) -> f64 {
             );
         }
     }
-    let pawns = PawnTerms::of(p);
-    combine(p, &pawns, &zones, super::mg_share(p))
+    let pawns = PawnTerms::of(p, w);
+    combine(p, &pawns, &zones, super::mg_share(p), w)
+}
+
+/// The coefficient of each structure weight ([`StructureWeights::to_vec`]'s
+/// order) in [`structure_cp_with`] of `p`, so that the structure value with
+/// weights `w` is `features . w.to_vec()`: the value is linear in them, so
+/// each coefficient is the value with that weight 1 and the others 0.
+pub fn structure_features(p: &Position, terms: Terms) -> Vec<f64> {
+    let n = StructureWeights::names().len();
+    let mut unit = vec![0.0; n];
+    (0..n)
+        .map(|j| {
+            unit[j] = 1.0;
+            let w = StructureWeights::from_slice(&unit).expect("length is right");
+            unit[j] = 0.0;
+            structure_cp_with(p, terms, &w)
+        })
+        .collect()
 }
 
 /// Whether `p` is on the 8x8 board the terms are made for.
@@ -163,9 +157,17 @@ pub(crate) fn on_8x8(p: &Position) -> bool {
 }
 
 /// The structure terms from their parts: the pawn terms, the attacks on
-/// each king's zone and the middlegame share of the taper. Every term is a
-/// multiple of 0.5 centipawns, so the sums are exact in any order.
-pub(crate) fn combine(p: &Position, pawns: &PawnTerms, zones: &KingZoneAttacks, phase: f64) -> f64 {
+/// each king's zone and the middlegame share of the taper. The weights are
+/// multiples of a quarter of their unit (the fit rounds them so), so every
+/// term is a multiple of 1/64 centipawn and the sums are exact in any
+/// order.
+pub(crate) fn combine(
+    p: &Position,
+    pawns: &PawnTerms,
+    zones: &KingZoneAttacks,
+    phase: f64,
+    w: &StructureWeights,
+) -> f64 {
     let all_pawns = p.by_role(Role::Pawn);
     let attacked = zones
         .maps()
@@ -179,36 +181,36 @@ pub(crate) fn combine(p: &Position, pawns: &PawnTerms, zones: &KingZoneAttacks, 
         for s in p.pieces(c, Role::Rook) {
             let file = file_mask((s % 8) as i32);
             if file & all_pawns.0 == 0 {
-                m += ROOK_OPEN.0;
-                e += ROOK_OPEN.1;
+                m += w.rook_open[0];
+                e += w.rook_open[1];
             } else if file & own.0 == 0 {
-                m += ROOK_HALF_OPEN.0;
-                e += ROOK_HALF_OPEN.1;
+                m += w.rook_half_open[0];
+                e += w.rook_half_open[1];
             }
         }
         if let Some(k) = p.king(c) {
-            m += shelter(c, k, own);
+            m += shelter(c, k, own, w);
             let checks = match (zones.terms.checks, &attacked) {
                 (true, Some(attacked)) => zones.safe_checks(p, c, k, attacked),
                 _ => (0, 0),
             };
-            m -= zones.danger(c, checks);
+            m -= zones.danger(c, checks, w);
         }
         if let (true, Some(attacked)) = (zones.terms.threats, &attacked) {
-            let (tm, te) = zones.threat_terms(p, c, attacked);
+            let (tm, te) = zones.threat_terms(p, c, attacked, w);
             m += tm;
             e += te;
         }
         if zones.terms.connected {
             let (cm, ce) = pawns.connected[c as usize];
-            m += cm as f64 / 16.0;
-            e += ce as f64 / 16.0;
+            m += cm / 16.0;
+            e += ce / 16.0;
         }
         if zones.terms.passers {
             let passed = Bitboard(pawns.passed[c as usize]);
-            let (pm, pe) = passer_quarters(p, c, passed, attacked.as_ref());
-            m += pm as f64 / 4.0;
-            e += pe as f64 / 4.0;
+            let (pm, pe) = passer_quarters(p, c, passed, attacked.as_ref(), w);
+            m += pm / 4.0;
+            e += pe / 4.0;
         }
         mg += sign * m;
         eg += sign * e;
@@ -227,11 +229,11 @@ pub(crate) struct PawnTerms {
     passed: [u64; 2],
     /// Each colour's connected-pawn terms, in sixteenths of a centipawn
     /// (counted only with [`Terms::connected`]).
-    connected: [(i32, i32); 2],
+    connected: [(f64, f64); 2],
 }
 
 impl PawnTerms {
-    pub(crate) fn of(p: &Position) -> PawnTerms {
+    pub(crate) fn of(p: &Position, w: &StructureWeights) -> PawnTerms {
         let pawns = p.by_role(Role::Pawn);
         let mut out = PawnTerms {
             pawns: [
@@ -240,7 +242,7 @@ impl PawnTerms {
             ],
             terms: [(0.0, 0.0); 2],
             passed: [0; 2],
-            connected: [(0, 0); 2],
+            connected: [(0.0, 0.0); 2],
         };
         for c in Color::ALL {
             let own = Bitboard(out.pawns[c as usize]);
@@ -250,24 +252,24 @@ impl PawnTerms {
                 let rel = relative_rank(c, s);
                 if (PASSED_SPAN[c as usize][s as usize] & theirs.0) == 0 {
                     out.passed[c as usize] |= 1 << s;
-                    m += PASSED_MG[rel];
-                    e += PASSED_EG[rel];
+                    m += w.passed_mg[rel];
+                    e += w.passed_eg[rel];
                 }
                 let f = (s % 8) as i32;
                 if adjacent_files(f) & own.0 == 0 {
-                    m += ISOLATED.0;
-                    e += ISOLATED.1;
+                    m += w.isolated[0];
+                    e += w.isolated[1];
                 }
             }
             for f in 0..8 {
                 let n = (Bitboard(file_mask(f)) & own).count();
                 if n > 1 {
-                    m += DOUBLED.0 * (n - 1) as f64;
-                    e += DOUBLED.1 * (n - 1) as f64;
+                    m += w.doubled[0] * (n - 1) as f64;
+                    e += w.doubled[1] * (n - 1) as f64;
                 }
             }
             out.terms[c as usize] = (m, e);
-            out.connected[c as usize] = connected_sixteenths(c, own, theirs);
+            out.connected[c as usize] = connected_sixteenths(c, own, theirs, w);
         }
         out
     }
@@ -275,12 +277,17 @@ impl PawnTerms {
 
 /// The connected pawns of `c` among `own`, against the enemy pawns
 /// `theirs` (middlegame, endgame sixteenths of a centipawn): a pawn defended by an
-/// own pawn or beside one on its rank gets its rank's [`CONNECTED`] times
-/// `2 + phalanx - opposed`, and [`CONNECTED_SUPPORT`] per defender; the
+/// own pawn or beside one on its rank gets its rank's connected weight
+/// times `2 + phalanx - opposed`, and the support weight per defender; the
 /// endgame counts it by `(r - 1) / 4` for its relative rank r counted
 /// from 0, so more the further it stands.
-fn connected_sixteenths(c: Color, own: Bitboard, theirs: Bitboard) -> (i32, i32) {
-    let (mut m, mut e) = (0, 0);
+fn connected_sixteenths(
+    c: Color,
+    own: Bitboard,
+    theirs: Bitboard,
+    w: &StructureWeights,
+) -> (f64, f64) {
+    let (mut m, mut e) = (0.0, 0.0);
     for s in own {
         let one = Bitboard::from_square(s);
         let support = (pawn_attack_sources(c, one) & own).count() as i32;
@@ -291,9 +298,10 @@ fn connected_sixteenths(c: Color, own: Bitboard, theirs: Bitboard) -> (i32, i32)
         }
         let opposed = (file_ahead(c, s) & theirs).any() as i32;
         let rel = relative_rank(c, s);
-        let v = CONNECTED[rel] * (2 + phalanx - opposed) + CONNECTED_SUPPORT * support;
-        m += 4 * v;
-        e += v * (rel as i32 - 1);
+        let v = w.connected[rel] * f64::from(2 + phalanx - opposed)
+            + w.connected_support * f64::from(support);
+        m += 4.0 * v;
+        e += v * (rel as f64 - 1.0);
     }
     (m, e)
 }
@@ -311,7 +319,9 @@ pub(crate) struct PawnCache {
 const PAWN_CACHE_BITS: u32 = 10;
 
 impl PawnCache {
-    pub(crate) fn get(&mut self, p: &Position) -> PawnTerms {
+    /// The pawn terms of `p` with the weights `w`, which must be the same
+    /// at every call (the cache does not key on them).
+    pub(crate) fn get(&mut self, p: &Position, w: &StructureWeights) -> PawnTerms {
         let pawns = p.by_role(Role::Pawn);
         let key = [
             (pawns & p.by_color(Color::White)).0,
@@ -326,7 +336,7 @@ impl PawnCache {
             >> (64 - PAWN_CACHE_BITS)) as usize;
         let e = &mut self.entries[slot];
         if e.pawns != key {
-            *e = PawnTerms::of(p);
+            *e = PawnTerms::of(p, w);
         }
         *e
     }
@@ -411,6 +421,7 @@ impl KingZoneAttacks {
         p: &Position,
         c: Color,
         attacked: &[(Bitboard, Bitboard); 2],
+        w: &StructureWeights,
     ) -> (f64, f64) {
         let (our_pawns, ours) = attacked[c as usize];
         let theirs = attacked[!c as usize].1;
@@ -419,16 +430,16 @@ impl KingZoneAttacks {
         let majors = them & (p.by_role(Role::Rook) | p.by_role(Role::Queen));
         let queens = them & p.by_role(Role::Queen);
         let terms = [
-            (THREAT_BY_PAWN, our_pawns & targets),
+            (w.threat_by_pawn, our_pawns & targets),
             (
-                THREAT_BY_MINOR,
+                w.threat_by_minor,
                 (self.by_knight[c as usize] | self.by_bishop[c as usize]) & majors,
             ),
-            (THREAT_BY_ROOK, self.by_rook[c as usize] & queens),
-            (HANGING, ours & targets & !theirs),
+            (w.threat_by_rook, self.by_rook[c as usize] & queens),
+            (w.hanging, ours & targets & !theirs),
         ];
         let (mut m, mut e) = (0.0, 0.0);
-        for ((wm, we), on) in terms {
+        for ([wm, we], on) in terms {
             let n = on.count() as f64;
             m += wm * n;
             e += we * n;
@@ -475,12 +486,12 @@ impl KingZoneAttacks {
     /// The middlegame penalty for the pieces bearing on the zone of the
     /// king of `c`, plus `checks` (roles with a safe check, their attack
     /// units): none for one piece or check alone.
-    fn danger(&self, c: Color, checks: (i32, i32)) -> f64 {
+    fn danger(&self, c: Color, checks: (i32, i32), w: &StructureWeights) -> f64 {
         if self.attackers[c as usize] + checks.0 < 2 {
             return 0.0;
         }
         let u = (self.units[c as usize] + checks.1).min(ATTACK_CAP) as f64;
-        ATTACK_WEIGHT * u * u
+        w.attack_weight * u * u
     }
 }
 
@@ -502,35 +513,37 @@ fn passer_quarters(
     c: Color,
     passed: Bitboard,
     attacked: Option<&[(Bitboard, Bitboard); 2]>,
-) -> (i32, i32) {
-    let (mut m, mut e) = (0, 0);
+    w: &StructureWeights,
+) -> (f64, f64) {
+    let (mut m, mut e) = (0.0, 0.0);
     let occ = p.occupied();
     for s in passed {
-        let w = PASSER_RANK[relative_rank(c, s)];
-        if w == 0 {
+        let rank = PASSER_RANK[relative_rank(c, s)];
+        if rank == 0 {
             continue;
         }
+        let rank = f64::from(rank);
         let stop = if c == Color::White { s + 8 } else { s - 8 };
         if let (Some(own), Some(theirs)) = (p.king(c), p.king(!c)) {
-            let d = |k: Square| distance(k, stop).min(5);
-            e += w * (PASSER_THEIR_KING * d(theirs) - PASSER_OWN_KING * d(own));
+            let d = |k: Square| f64::from(distance(k, stop).min(5));
+            e += rank * (w.passer_their_king * d(theirs) - w.passer_own_king * d(own));
         }
         if let (false, Some(att)) = (occ.contains(stop), attacked) {
             let hit = file_ahead(c, s) & att[!c as usize].1;
-            let (km, ke) = if hit.is_empty() {
-                PASSER_FREE
+            let [km, ke] = if hit.is_empty() {
+                w.passer_free
             } else if !hit.contains(stop) {
-                PASSER_STOP_SAFE
+                w.passer_stop_safe
             } else {
-                (0, 0)
+                [0.0; 2]
             };
-            let (dm, de) = if att[c as usize].1.contains(stop) {
-                PASSER_STOP_DEFENDED
+            let [dm, de] = if att[c as usize].1.contains(stop) {
+                w.passer_stop_defended
             } else {
-                (0, 0)
+                [0.0; 2]
             };
-            m += w * (km + dm);
-            e += w * (ke + de);
+            m += rank * (km + dm);
+            e += rank * (ke + de);
         }
     }
     (m, e)
@@ -544,7 +557,7 @@ fn distance(a: Square, b: Square) -> i32 {
 }
 
 /// Own pawns in front of a king on its first two ranks.
-fn shelter(c: Color, k: Square, own: Bitboard) -> f64 {
+fn shelter(c: Color, k: Square, own: Bitboard, w: &StructureWeights) -> f64 {
     if relative_rank(c, k) > 1 {
         return 0.0;
     }
@@ -557,11 +570,11 @@ fn shelter(c: Color, k: Square, own: Bitboard) -> f64 {
             (0..8).contains(&r) && own.contains((r * 8 + f) as Square)
         };
         v += if at(1) {
-            SHELTER_NEAR
+            w.shelter_near
         } else if at(2) {
-            SHELTER_FAR
+            w.shelter_far
         } else {
-            SHELTER_NONE
+            w.shelter_none
         };
     }
     v
