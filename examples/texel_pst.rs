@@ -1,8 +1,8 @@
 //! Samples for fitting chess's per-square corrections
 //! (`scripts/texel_pst.py`, which runs this and fits them) or its
-//! structure weights (`scripts/texel_structure.py`):
+//! structure weights (`scripts/texel_chess.py`):
 //!
-//! `cargo run --release --example texel_pst -- GAMES NODES OPENING SEED OUT [structure]`
+//! `cargo run --release --example texel_pst -- GAMES NODES OPENING SEED OUT [structure|base]`
 //!
 //! plays `GAMES` chess games of `search:nodes=NODES,pst=0` against itself,
 //! each opening with `OPENING` random decisions of its own seeded stream
@@ -22,19 +22,36 @@
 //! structure weights (`eval::structure::structure_features`, every term
 //! on), each as `index:value`; a first line `# name=weight ...` lists
 //! the weights' names and hand-set values in the indices' order.
+//!
+//! With `base`, the same games and static value, and the coefficients of
+//! the evaluation's 50 base weights (`eval::features::eval_features`:
+//! material, centrality, advance, mobility, bishop pair, tempo) in the
+//! same `index:value` form under the same kind of header.
 
 use std::io::Write;
 
+use dicechess::agents::search::eval::features::{eval_features, feature_names};
 use dicechess::agents::search::eval::structure::{structure_features, Terms};
 use dicechess::agents::search::eval::structure_weights::{StructureWeights, HAND};
 use dicechess::agents::search::eval::tuned::WeightSet;
-use dicechess::agents::search::eval::{mg_share, pst, Evaluator};
+use dicechess::agents::search::eval::{mg_share, pst, Evaluator, WEIGHTS};
 use dicechess::agents::{Agent, AgentSpec};
 use dicechess::board::{Color, MoveKind, MoveList, Role};
 use dicechess::play::play_out;
 use dicechess::sim::{game_rng, random_move};
 use dicechess::variants::{chess::Chess, Game, Options};
 use rayon::prelude::*;
+
+/// What a sample lists beside its static value.
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    /// The pieces' squares, static value without the corrections.
+    Pst,
+    /// The structure weights' coefficients.
+    Structure,
+    /// The base weights' coefficients.
+    Base,
+}
 
 /// Every structure term on, with the hand-set weights (the chess defaults).
 const ALL_TERMS: Terms = Terms {
@@ -45,7 +62,8 @@ const ALL_TERMS: Terms = Terms {
     fitted: false,
 };
 
-fn game_lines(index: u64, nodes: u64, opening: u32, seed: u64, structure: bool) -> Vec<String> {
+fn game_lines(index: u64, nodes: u64, opening: u32, seed: u64, mode: Mode) -> Vec<String> {
+    let structure = mode != Mode::Pst;
     let spec = if structure {
         format!("search:nodes={nodes}")
     } else {
@@ -70,11 +88,14 @@ fn game_lines(index: u64, nodes: u64, opening: u32, seed: u64, structure: bool) 
             let p = g.position();
             if made >= opening && quiet && !p.is_check() {
                 let mut line = format!("{:.4} {:.2}", mg_share(p), eval.static_value(g, 0));
-                if structure {
-                    for (j, x) in structure_features(p, ALL_TERMS).into_iter().enumerate() {
-                        if x != 0.0 {
-                            line.push_str(&format!(" {j}:{x}"));
-                        }
+                let coefficients = match mode {
+                    Mode::Pst => Vec::new(),
+                    Mode::Structure => structure_features(p, ALL_TERMS),
+                    Mode::Base => eval_features(g).0.to_vec(),
+                };
+                for (j, x) in coefficients.into_iter().enumerate() {
+                    if x != 0.0 {
+                        line.push_str(&format!(" {j}:{x}"));
                     }
                 }
                 for c in Color::ALL.into_iter().filter(|_| !structure) {
@@ -112,24 +133,29 @@ fn game_lines(index: u64, nodes: u64, opening: u32, seed: u64, structure: bool) 
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "GAMES NODES OPENING SEED OUT [structure]";
+    let usage = "GAMES NODES OPENING SEED OUT [structure|base]";
     let arg = |i: usize| -> u64 { args[i].parse().expect(usage) };
     let (games, nodes, opening, seed) = (arg(0), arg(1), arg(2) as u32, arg(3));
-    let structure = match args.get(5).map(String::as_str) {
-        None => false,
-        Some("structure") => true,
+    let mode = match args.get(5).map(String::as_str) {
+        None => Mode::Pst,
+        Some("structure") => Mode::Structure,
+        Some("base") => Mode::Base,
         Some(other) => panic!("{usage}: unknown mode {other:?}"),
     };
     let lines: Vec<Vec<String>> = (0..games)
         .into_par_iter()
-        .map(|i| game_lines(i, nodes, opening, seed, structure))
+        .map(|i| game_lines(i, nodes, opening, seed, mode))
         .collect();
     let mut out = std::io::BufWriter::new(std::fs::File::create(&args[4]).unwrap());
-    if structure {
-        let names = StructureWeights::names();
+    let header = match mode {
+        Mode::Pst => None,
+        Mode::Structure => Some((StructureWeights::names(), HAND.to_vec())),
+        Mode::Base => Some((feature_names(), WEIGHTS.to_vec())),
+    };
+    if let Some((names, weights)) = header {
         let pairs: Vec<String> = names
             .iter()
-            .zip(HAND.to_vec())
+            .zip(weights)
             .map(|(n, w)| format!("{n}={w}"))
             .collect();
         writeln!(out, "# {}", pairs.join(" ")).unwrap();

@@ -31,7 +31,7 @@ def test_weights_option_of_search_spec():
     assert dc.Agent("search:weights=tuned").spec == "search:weights=tuned"
     assert dc.Agent("search:weights=hand").spec == "search:weights=hand"
     assert dc.Agent("search:weights=default").spec == "search"
-    with pytest.raises(ValueError, match="weights must be default, hand or tuned"):
+    with pytest.raises(ValueError, match="weights must be default, hand, tuned or fitted"):
         dc.Agent("search:weights=best")
 
 

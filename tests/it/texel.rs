@@ -87,8 +87,15 @@ fn names_match_the_weight_vector() {
 
 #[test]
 fn weight_sets_pick_weights_by_board_size() {
-    use dicechess::agents::search::eval::tuned::{TUNED_5X5, TUNED_8X8};
+    use dicechess::agents::search::eval::tuned::{FITTED_CHESS, TUNED_5X5, TUNED_8X8};
     assert_eq!(WeightSet::Default.weights(8, 8), WEIGHTS);
+    assert_eq!(WeightSet::Fitted.weights(8, 8), FITTED_CHESS);
+    assert_eq!(WeightSet::Fitted.weights(5, 5), TUNED_5X5);
+    assert_ne!(FITTED_CHESS, WEIGHTS);
+    for set in ["default", "hand", "tuned", "fitted"] {
+        assert_eq!(WeightSet::parse(set).unwrap().name(), set);
+    }
+    assert!(WeightSet::parse("chess").is_err());
     assert_eq!(WeightSet::Default.weights(5, 5), TUNED_5X5);
     assert_eq!(WeightSet::Hand.weights(5, 5), WEIGHTS);
     assert_eq!(WeightSet::Tuned.weights(8, 8), TUNED_8X8);
@@ -99,6 +106,7 @@ fn weight_sets_pick_weights_by_board_size() {
         ("chess", WeightSet::Default, WEIGHTS),
         ("gardner", WeightSet::Hand, WEIGHTS),
         ("vegas", WeightSet::Tuned, TUNED_8X8),
+        ("chess", WeightSet::Fitted, FITTED_CHESS),
     ] {
         let g = AnyGame::new(variant, &Options::new()).unwrap();
         with_game!(&g, x => {
@@ -185,4 +193,48 @@ fn the_search_evaluator_counts_the_fitted_structure_weights() {
         checked += 1;
     });
     assert!(checked > 20, "{checked}");
+}
+
+#[test]
+fn base_features_give_the_change_of_chess_defaults_static_value() {
+    // `scripts/texel_chess.py --what base` fits the base weights on top
+    // of the chess defaults (per-square corrections and every structure
+    // term on): their static value must move by the features times the
+    // weights' change.
+    let other = random_weights(5);
+    let diff: Vec<f64> = other
+        .to_vec()
+        .iter()
+        .zip(WEIGHTS.to_vec())
+        .map(|(a, b)| a - b)
+        .collect();
+    let mut evals = [WEIGHTS, other].map(|w| {
+        let mut e = Evaluator::new(w);
+        e.set_structure(true);
+        e.set_pst(true);
+        e.set_terms(all_terms(false));
+        e
+    });
+    let mut checked = 0;
+    for index in 0..3 {
+        walk_random_game(
+            &mut Chess::new(&Options::new()).unwrap(),
+            19,
+            index,
+            |s, _| {
+                if matches!(s.node(), Node::Terminal) {
+                    return;
+                }
+                let [hand, changed] = evals.each_mut().map(|e| e.static_value(s, 0));
+                let x = eval_features(s).0;
+                let want: f64 = x.iter().zip(&diff).map(|(a, b)| a * b).sum();
+                assert!(
+                    (changed - hand - want).abs() <= 1e-6 * (1.0 + want.abs()),
+                    "{changed} {hand} {want}"
+                );
+                checked += 1;
+            },
+        );
+    }
+    assert!(checked > 60, "{checked}");
 }

@@ -1,5 +1,5 @@
 //! The weights of chess's structure terms ([`super::structure`]): the
-//! hand-set [`HAND`] and those `scripts/texel_structure.py` fitted on the
+//! hand-set [`HAND`] and those `scripts/texel_chess.py` fitted on the
 //! engine's own games ([`FITTED`], `search:sweights=fitted`).
 //!
 //! Every term is a weight times a count of the position (the king danger:
@@ -82,8 +82,8 @@ pub const HAND: StructureWeights = StructureWeights {
     passer_stop_defended: [2.0, 5.0],
 };
 
-/// The weights `scripts/texel_structure.py` fitted (data/texel/structure.json).
-// FITTED (written by scripts/texel_structure.py)
+/// The weights `scripts/texel_chess.py` fitted (data/texel/structure.json).
+// FITTED (written by scripts/texel_chess.py)
 pub const FITTED: StructureWeights = StructureWeights {
     passed_mg: [0.0, 7.25, 4.0, 15.75, 5.75, 32.25, 86.0, 0.0],
     passed_eg: [0.0, 17.75, 26.75, 34.75, 47.0, 64.25, 103.25, 0.0],

@@ -1,6 +1,8 @@
-//! Which weights the search evaluates with (`search:weights=default|hand|tuned`):
-//! the hand-set [`WEIGHTS`] or those `scripts/texel_tune.py` fitted on the
-//! engine's own games (data/texel/weights.json), one set per board size.
+//! Which weights the search evaluates with
+//! (`search:weights=default|hand|tuned|fitted`): the hand-set [`WEIGHTS`],
+//! those `scripts/texel_tune.py` fitted on the engine's own games
+//! (data/texel/weights.json), one set per board size, or chess's own fit by
+//! `scripts/texel_chess.py` ([`FITTED_CHESS`], data/texel/chess_base.json).
 //! The default takes the tuned weights where they won in paired matches
 //! (5x5: Fluky 0.56, Metamorph 0.56, Gardner 0.50 over 200 pairs, see
 //! docs/search.md) and the hand-set ones elsewhere.
@@ -17,6 +19,8 @@ pub enum WeightSet {
     Hand,
     /// [`TUNED_8X8`] or [`TUNED_5X5`] by the board's size.
     Tuned,
+    /// [`FITTED_CHESS`] on 8x8 boards, [`TUNED_5X5`] on 5x5 boards.
+    Fitted,
 }
 
 impl WeightSet {
@@ -26,7 +30,10 @@ impl WeightSet {
             "default" => Ok(WeightSet::Default),
             "hand" => Ok(WeightSet::Hand),
             "tuned" => Ok(WeightSet::Tuned),
-            _ => Err(format!("weights must be default, hand or tuned, got {v:?}")),
+            "fitted" => Ok(WeightSet::Fitted),
+            _ => Err(format!(
+                "weights must be default, hand, tuned or fitted, got {v:?}"
+            )),
         }
     }
 
@@ -35,6 +42,7 @@ impl WeightSet {
             WeightSet::Default => "default",
             WeightSet::Hand => "hand",
             WeightSet::Tuned => "tuned",
+            WeightSet::Fitted => "fitted",
         }
     }
 
@@ -45,7 +53,8 @@ impl WeightSet {
             WeightSet::Hand => WEIGHTS,
             WeightSet::Default if big => WEIGHTS,
             WeightSet::Tuned if big => TUNED_8X8,
-            WeightSet::Default | WeightSet::Tuned => TUNED_5X5,
+            WeightSet::Fitted if big => FITTED_CHESS,
+            WeightSet::Default | WeightSet::Tuned | WeightSet::Fitted => TUNED_5X5,
         }
     }
 }
@@ -75,3 +84,21 @@ pub const TUNED_5X5: Weights = Weights {
     bishop_pair: 24.6,
     tempo: 13.0,
 };
+
+/// Chess's base weights fitted on its own games at the chess defaults
+/// (per-square corrections and structure terms on) by `scripts/texel_chess.py
+/// --what base`, starting from [`WEIGHTS`].
+// FITTED_CHESS (written by scripts/texel_chess.py)
+pub const FITTED_CHESS: Weights = Weights {
+    mg_value: [80.25, 339.25, 363.0, 498.75, 1051.75, 0.0],
+    eg_value: [96.0, 272.5, 287.0, 519.0, 934.25, 0.0],
+    mg_center: [2.25, 8.75, 3.5, 2.75, 5.0, -7.25],
+    eg_center: [0.25, 4.25, 2.0, 2.75, 3.5, 7.5],
+    mg_advance: [4.0, 3.25, 1.5, -0.0, 1.5, -14.5],
+    eg_advance: [9.5, 0.5, -0.5, 2.5, 1.0, -0.75],
+    mg_mobility: [-1.5, 4.25, 4.75, 3.5, 1.25, -0.5],
+    eg_mobility: [0.5, 2.5, 3.25, 4.0, 1.75, -2.25],
+    bishop_pair: 33.0,
+    tempo: 15.75,
+};
+// END FITTED_CHESS

@@ -1,6 +1,6 @@
-"""``scripts/texel_structure.py``: the fit recovers known weights from
-synthetic samples, and the ``FITTED`` constant it writes is the committed
-fit's weights."""
+"""``scripts/texel_chess.py``: the fit recovers known weights from
+synthetic samples, and the ``FITTED`` and ``FITTED_CHESS`` constants it
+writes are the committed fits' weights."""
 
 import json
 from pathlib import Path
@@ -11,11 +11,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 RUST = ROOT / "src/agents/search/eval/structure_weights.rs"
 FIT = ROOT / "data/texel/structure.json"
+BASE_RUST = ROOT / "src/agents/search/eval/tuned.rs"
+BASE_FIT = ROOT / "data/texel/chess_base.json"
 
 
 @pytest.fixture(scope="module")
 def ts(load_script):
-    return load_script("texel_structure")
+    return load_script("texel_chess")
 
 
 #: Synthetic weights: name, hand-set value, true value.
@@ -89,3 +91,28 @@ def test_committed_fitted_constant_is_the_committed_fit(ts, tmp_path):
     ts.write_rust(rs, ts.rust_const(names, fitted2))
     mg = float(fitted[names.index("threat_by_rook.mg")])
     assert f"    threat_by_rook: [{mg!r}, 99.5],\n" in rs.read_text()
+
+
+def test_committed_chess_base_weights_are_the_committed_fit(ts, tmp_path):
+    fit = json.loads(BASE_FIT.read_text())
+    names = list(fit["weights"])
+    fitted = np.array([w["fitted"] for w in fit["weights"].values()])
+    assert len(names) == 50
+    assert fit["heldout_loss"][1] < fit["heldout_loss"][0]
+    # King values never change the evaluation (one king a side), so the
+    # fit leaves them at zero.
+    assert fitted[names.index("mg_value.king")] == 0.0
+    rs = tmp_path / "tuned.rs"
+    rs.write_text(BASE_RUST.read_text())
+    _, const, ty = ts.TARGETS["base"]
+    ts.write_rust(rs, ts.rust_const(names, fitted, const, ty), const)
+    assert rs.read_text() == BASE_RUST.read_text()
+    # Per-role names land at their role's index.
+    fitted2 = fitted.copy()
+    fitted2[names.index("eg_mobility.rook")] = 7.25
+    ts.write_rust(rs, ts.rust_const(names, fitted2, const, ty), const)
+    block = rs.read_text().split(f"pub const {const}")[1]
+    line = next(x for x in block.split("\n") if x.startswith("    eg_mobility:"))
+    assert line.split("[")[1].split(", ")[3] == "7.25"
+    # The other constant is untouched.
+    assert "pub const TUNED_8X8" in rs.read_text()

@@ -1,17 +1,22 @@
-"""Texel tuning of chess's structure weights (``search:sweights=fitted``).
+"""Texel tuning of chess's structure weights (``search:sweights=fitted``)
+or its base weights (``search:weights=fitted``) on the engine's own games.
 
-    .venv/bin/python scripts/texel_structure.py \
+    .venv/bin/python scripts/texel_chess.py --what structure \
         --rust src/agents/search/eval/structure_weights.rs \
-        --out data/texel/structure.json          # the committed fit (minutes)
+        --out data/texel/structure.json          # the committed fits (minutes)
+    .venv/bin/python scripts/texel_chess.py --what base \
+        --rust src/agents/search/eval/tuned.rs --out data/texel/chess_base.json
 
-1. Data: ``examples/texel_pst.rs structure`` (run through cargo) plays
-   ``--games`` chess games of ``search:nodes=N`` (the chess defaults)
+1. Data: ``examples/texel_pst.rs structure|base`` (run through cargo)
+   plays ``--games`` chess games of ``search:nodes=N`` (the chess defaults)
    against itself, each opening with ``--opening-plies`` random decisions,
    and writes every quiet decision node after the opening (side to move
    not in check, previous move neither a capture nor a check) with White's
    result, the search's static value for White and the coefficient of each
-   structure weight in it (the structure value is linear in the weights:
-   ``features . weights``).
+   weight in it: the structure weights (``structure``) or the 50 base
+   weights of material, centrality, advance, mobility, bishop pair and
+   tempo (``base``). The static value is linear in either set
+   (``features . weights``; tests/it/texel.rs).
 2. Scale: the ``K`` that minimises the logistic loss of
    ``E = 1 / (1 + exp(-v / K))`` for the static value ``v`` on the training
    part (the first ``1 - --holdout`` of the samples, in game order).
@@ -24,9 +29,10 @@
 
 Same arguments, same result: the games are seeded and the fit is
 deterministic. ``--rust`` rewrites ``FITTED`` in
-src/agents/search/eval/structure_weights.rs (each weight rounded to a
-quarter of its unit, so that the evaluation's sums stay exact); ``--out``
-gets a JSON summary.
+src/agents/search/eval/structure_weights.rs or ``FITTED_CHESS`` in
+src/agents/search/eval/tuned.rs (each weight rounded to a quarter of its
+unit, so that the evaluation's sums stay exact); ``--out`` gets a JSON
+summary.
 """
 
 from __future__ import annotations
@@ -50,9 +56,9 @@ ROOT = Path(__file__).resolve().parent.parent
 Arr = npt.NDArray[np.float64]
 
 
-def run_games(games: int, nodes: int, opening: int, seed: int, path: Path) -> None:
+def run_games(games: int, nodes: int, opening: int, seed: int, path: Path, mode: str) -> None:
     cmd = ["cargo", "run", "--release", "--quiet", "--example", "texel_pst", "--"]
-    cmd += [str(games), str(nodes), str(opening), str(seed), str(path), "structure"]
+    cmd += [str(games), str(nodes), str(opening), str(seed), str(path), mode]
     subprocess.run(cmd, cwd=ROOT, check=True)
 
 
@@ -114,8 +120,23 @@ def quarters(w: Arr) -> Arr:
     return np.asarray(np.rint(w * 4.0) / 4.0)
 
 
-def rust_const(names: list[str], w: Arr) -> str:
-    """``FITTED`` as a Rust struct literal, fields in the struct's order."""
+#: Per ``--what``: the example's mode, the Rust constant and its type.
+TARGETS = {
+    "structure": ("structure", "FITTED", "StructureWeights"),
+    "base": ("base", "FITTED_CHESS", "Weights"),
+}
+
+#: The base weights' per-role arrays, in index order.
+ROLES = ["pawn", "knight", "bishop", "rook", "queen", "king"]
+
+
+def rust_const(
+    names: list[str], w: Arr, const: str = "FITTED", ty: str = "StructureWeights"
+) -> str:
+    """``const`` as a Rust struct literal of ``ty``, fields in the names' order.
+
+    A name is ``field`` (a scalar), ``field.mg`` / ``field.eg`` (a pair),
+    ``field.ROLE`` (one of six by role) or ``field.N`` (one of eight)."""
     fields: dict[str, Any] = {}
     for name, value in zip(names, w, strict=True):
         field, _, part = name.partition(".")
@@ -123,6 +144,8 @@ def rust_const(names: list[str], w: Arr) -> str:
             fields[field] = float(value)
         elif part in ("mg", "eg"):
             fields.setdefault(field, [0.0, 0.0])[part == "eg"] = float(value)
+        elif part in ROLES:
+            fields.setdefault(field, [0.0] * 6)[ROLES.index(part)] = float(value)
         else:
             fields.setdefault(field, [0.0] * 8)[int(part)] = float(value)
 
@@ -132,26 +155,28 @@ def rust_const(names: list[str], w: Arr) -> str:
         # Quarters print exactly, and repr's "5.0" is a Rust f64 literal.
         return repr(float(v))
 
-    lines = ["pub const FITTED: StructureWeights = StructureWeights {"]
+    lines = [f"pub const {const}: {ty} = {ty} {{"]
     lines += [f"    {k}: {lit(v)}," for k, v in fields.items()]
     lines.append("};")
     return "\n".join(lines) + "\n"
 
 
-def write_rust(path: Path, const: str) -> None:
-    begin = "// FITTED (written by scripts/texel_structure.py)\n"
-    replace_between(path, begin, "// END FITTED", const)
+def write_rust(path: Path, text: str, const: str = "FITTED") -> None:
+    begin = f"// {const} (written by scripts/texel_chess.py)\n"
+    replace_between(path, begin, f"// END {const}", text)
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    add_arguments(ap, 8000, "changes", "rewrite FITTED in this file")
+    add_arguments(ap, 8000, "changes", "rewrite the fitted constant in this file")
+    ap.add_argument("--what", choices=sorted(TARGETS), default="structure")
     args = ap.parse_args(argv)
+    mode, const, ty = TARGETS[args.what]
 
     path = args.samples
     if path is None:
-        path = ROOT / "target" / "texel_structure_samples.txt"
-        run_games(args.games, args.nodes, args.opening_plies, args.seed, path)
+        path = ROOT / "target" / f"texel_{mode}_samples.txt"
+        run_games(args.games, args.nodes, args.opening_plies, args.seed, path, mode)
     names, hand, y, v, x = load(path)
     cut = int(len(y) * (1.0 - args.holdout))
     train, test = slice(0, cut), slice(cut, len(y))
@@ -175,7 +200,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     }
     report(summary, args)
     if args.rust:
-        write_rust(args.rust, rust_const(names, fitted))
+        write_rust(args.rust, rust_const(names, fitted, const, ty), const)
     return summary
 
 
