@@ -16,12 +16,13 @@
 //! (square ^ 56)` for a Black one (so the square is seen from the piece's
 //! own side).
 //!
-//! With `structure`, the games are of `search:nodes=NODES` (the chess
-//! defaults, corrections included), the static value is the search's own,
-//! and the piece indices give way to the non-zero coefficients of the
-//! structure weights (`eval::structure::structure_features`, every term
-//! on), each as `index:value`; a first line `# name=weight ...` lists
-//! the weights' names and hand-set values in the indices' order.
+//! With `structure`, the games are of `search:nodes=NODES,sweights=hand`
+//! (the chess defaults with the hand-set structure weights, corrections
+//! included), the static value is the search's own, and the piece
+//! indices give way to the non-zero coefficients of the structure weights
+//! (`eval::structure::structure_features`, every term on), each as
+//! `index:value`; a first line `# name=weight ...` lists the weights'
+//! names and hand-set values in the indices' order.
 //!
 //! With `base`, the same games and static value, and the coefficients of
 //! the evaluation's 50 base weights (`eval::features::eval_features`:
@@ -53,7 +54,7 @@ enum Mode {
     Base,
 }
 
-/// Every structure term on, with the hand-set weights (the chess defaults).
+/// Every structure term on, with the hand-set weights (as in the games).
 const ALL_TERMS: Terms = Terms {
     threats: true,
     passers: true,
@@ -65,7 +66,8 @@ const ALL_TERMS: Terms = Terms {
 fn game_lines(index: u64, nodes: u64, opening: u32, seed: u64, mode: Mode) -> Vec<String> {
     let structure = mode != Mode::Pst;
     let spec = if structure {
-        format!("search:nodes={nodes}")
+        // The hand-set structure weights, as when the committed fits were made.
+        format!("search:nodes={nodes},sweights=hand")
     } else {
         format!("search:nodes={nodes},pst=0")
     };
