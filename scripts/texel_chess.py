@@ -10,8 +10,9 @@ or its base weights (``search:weights=fitted``) on the engine's own games.
 1. Data: ``examples/texel_pst.rs structure|base`` (run through cargo)
    plays ``--games`` chess games of ``search:nodes=N,sweights=hand`` (the
    chess defaults with the hand-set structure weights) against itself,
-   each opening with ``--opening-plies`` random decisions, and writes every quiet decision node after the opening (side to move
-   not in check, previous move neither a capture nor a check) with White's
+   each opening with ``--opening-plies`` random decisions, and writes
+   every quiet decision node after the opening (side to move not in
+   check, previous move neither a capture nor a check) with White's
    result, the search's static value for White and the coefficient of each
    weight in it: the structure weights (``structure``) or the 50 base
    weights of material, centrality, advance, mobility, bishop pair and
