@@ -1,6 +1,6 @@
 //! Samples for fitting chess's per-square corrections
 //! (`scripts/texel_pst.py`, which runs this and fits them) or its
-//! structure weights (`scripts/texel_chess.py`):
+//! structure and base weights (`scripts/texel_chess.py`):
 //!
 //! `cargo run --release --example texel_pst -- GAMES NODES OPENING SEED OUT [structure|base]`
 //!
@@ -54,15 +54,6 @@ enum Mode {
     Base,
 }
 
-/// Every structure term on, with the hand-set weights (as in the games).
-const ALL_TERMS: Terms = Terms {
-    threats: true,
-    passers: true,
-    connected: true,
-    checks: true,
-    fitted: false,
-};
-
 fn game_lines(index: u64, nodes: u64, opening: u32, seed: u64, mode: Mode) -> Vec<String> {
     let structure = mode != Mode::Pst;
     let spec = if structure {
@@ -76,7 +67,7 @@ fn game_lines(index: u64, nodes: u64, opening: u32, seed: u64, mode: Mode) -> Ve
     eval.set_structure(true);
     eval.set_pst(structure);
     if structure {
-        eval.set_terms(ALL_TERMS);
+        eval.set_terms(Terms::ALL_HAND);
     }
     let mut g = Chess::new(&Options::new()).unwrap();
     let mut rng = game_rng(seed, index);
@@ -92,7 +83,7 @@ fn game_lines(index: u64, nodes: u64, opening: u32, seed: u64, mode: Mode) -> Ve
                 let mut line = format!("{:.4} {:.2}", mg_share(p), eval.static_value(g, 0));
                 let coefficients = match mode {
                     Mode::Pst => Vec::new(),
-                    Mode::Structure => structure_features(p, ALL_TERMS),
+                    Mode::Structure => structure_features(p, Terms::ALL_HAND),
                     Mode::Base => eval_features(g).0.to_vec(),
                 };
                 for (j, x) in coefficients.into_iter().enumerate() {
@@ -100,12 +91,15 @@ fn game_lines(index: u64, nodes: u64, opening: u32, seed: u64, mode: Mode) -> Ve
                         line.push_str(&format!(" {j}:{x}"));
                     }
                 }
-                for c in Color::ALL.into_iter().filter(|_| !structure) {
-                    for r in Role::ALL {
-                        for s in p.pieces(c, r) {
-                            let i =
-                                384 * c as usize + r.index() * 64 + pst::own_square(c, s) as usize;
-                            line.push_str(&format!(" {i}"));
+                if mode == Mode::Pst {
+                    for c in Color::ALL {
+                        for r in Role::ALL {
+                            for s in p.pieces(c, r) {
+                                let i = 384 * c as usize
+                                    + r.index() * 64
+                                    + pst::own_square(c, s) as usize;
+                                line.push_str(&format!(" {i}"));
+                            }
                         }
                     }
                 }

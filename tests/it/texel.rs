@@ -124,11 +124,8 @@ fn weight_sets_pick_weights_by_board_size() {
 /// Every structure term on, with the hand-set or the fitted weights.
 fn all_terms(fitted: bool) -> Terms {
     Terms {
-        threats: true,
-        passers: true,
-        connected: true,
-        checks: true,
         fitted,
+        ..Terms::ALL_HAND
     }
 }
 

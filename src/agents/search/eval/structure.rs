@@ -42,6 +42,16 @@ pub struct Terms {
 }
 
 impl Terms {
+    /// Every optional term on, with the hand-set weights (what the Texel
+    /// fits' features count).
+    pub const ALL_HAND: Terms = Terms {
+        threats: true,
+        passers: true,
+        connected: true,
+        checks: true,
+        fitted: false,
+    };
+
     /// The weights the terms are counted with.
     pub fn weights(self) -> &'static StructureWeights {
         if self.fitted {

@@ -10,8 +10,8 @@
 //! fixed.
 
 /// The weights of the structure terms, in the units the terms count in:
-/// centipawns, except the connected pawns' (sixteenths of a centipawn per
-/// unit, see `connected_sixteenths`) and the passers' dynamic terms
+/// centipawns, except the connected pawns' (quarter-centipawns per unit,
+/// see `connected_sixteenths`) and the passers' dynamic terms
 /// (quarter-centipawns per rank weight, see `passer_quarters`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StructureWeights {

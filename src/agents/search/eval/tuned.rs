@@ -86,8 +86,9 @@ pub const TUNED_5X5: Weights = Weights {
 };
 
 /// Chess's base weights fitted on its own games at the chess defaults
-/// (per-square corrections and structure terms on) by `scripts/texel_chess.py
-/// --what base`, starting from [`WEIGHTS`].
+/// with the hand-set structure weights (per-square corrections and
+/// structure terms on) by `scripts/texel_chess.py --what base`, starting
+/// from [`WEIGHTS`].
 // FITTED_CHESS (written by scripts/texel_chess.py)
 pub const FITTED_CHESS: Weights = Weights {
     mg_value: [80.25, 339.25, 363.0, 498.75, 1051.75, 0.0],
