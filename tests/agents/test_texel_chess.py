@@ -116,3 +116,13 @@ def test_committed_chess_base_weights_are_the_committed_fit(ts, tmp_path):
     assert line.split("[")[1].split(", ")[3] == "7.25"
     # The other constant is untouched.
     assert "pub const TUNED_8X8" in rs.read_text()
+
+
+def test_sweights_spec_round_trips_and_bad_values_are_refused():
+    import dicechess as dc
+
+    # Fitted is the default, so only the hand-set choice shows in the spec.
+    assert dc.Agent("search:sweights=fitted").spec == "search"
+    assert dc.Agent("search:sweights=hand").spec == "search:sweights=hand"
+    with pytest.raises(ValueError, match="sweights must be hand or fitted"):
+        dc.Agent("search:sweights=tuned")
