@@ -129,7 +129,7 @@ impl Engine {
             } else {
                 (v, bound)
             };
-            t.store(key, depth, to_tt(v0, ply), bound, Move::NULL);
+            t.store(key, depth, to_tt(v0, ply), bound, Move::NULL, f64::NAN);
         }
         v
     }

@@ -553,8 +553,15 @@ impl Engine {
         let pv_node = beta - alpha > 1.5 * EPS;
         let key = if self.tt.is_some() { g.search_key() } else { 0 };
         let mut tt_move = Move::NULL;
+        // The static value, when the table has it or this node works it out.
+        let mut known_eval = f64::NAN;
         if let Some(h) = self.tt.as_ref().and_then(|t| t.probe(key)) {
             tt_move = h.mv;
+            known_eval = h.eval;
+            debug_assert!(
+                known_eval.is_nan()
+                    || known_eval.to_bits() == self.eval.static_value(g, me).to_bits()
+            );
             let v = from_tt(h.value, ply);
             if !pv_node && h.depth >= depth && h.bound.cuts(v, alpha, beta) {
                 return v;
@@ -575,7 +582,10 @@ impl Engine {
         // reduced more; if so, reverse futility needs a smaller margin.
         let track = self.prune && self.params.improving;
         let static_eval = if (prune && depth <= RFP_DEPTH) || (track && !in_check) {
-            self.eval.static_value(g, me)
+            if known_eval.is_nan() {
+                known_eval = self.eval.static_value(g, me);
+            }
+            known_eval
         } else {
             0.0
         };
@@ -602,7 +612,10 @@ impl Engine {
                 pos.by_color(pos.turn()) & !pos.by_role(Role::Pawn) & !pos.by_role(Role::King);
             let null = if pieces.any() { g.search_null() } else { None };
             if let Some(null) = null {
-                let eval = self.eval.static_value(g, me);
+                if known_eval.is_nan() {
+                    known_eval = self.eval.static_value(g, me);
+                }
+                let eval = known_eval;
                 if eval >= beta {
                     // In chess (`prune` with `adaptive`), more the further
                     // the static value is above beta.
@@ -757,7 +770,7 @@ impl Engine {
             } else {
                 best_move
             };
-            t.store(key, depth, to_tt(best, ply), bound, mv);
+            t.store(key, depth, to_tt(best, ply), bound, mv, known_eval);
         }
         best
     }

@@ -53,15 +53,21 @@ impl Bound {
 struct Entry {
     key: u64,
     value: f64,
-    generation: u32,
+    /// The node's static value for its mover (NaN: not known), so that a
+    /// later visit need not evaluate the board again.
+    eval: f64,
+    generation: u16,
     mv: Move,
     depth: i16,
     bound: Bound,
 }
 
+const _: () = assert!(std::mem::size_of::<Entry>() == 32);
+
 const EMPTY: Entry = Entry {
     key: 0,
     value: 0.0,
+    eval: f64::NAN,
     generation: 0,
     mv: Move::NULL,
     depth: 0,
@@ -72,6 +78,8 @@ const EMPTY: Entry = Entry {
 #[derive(Clone, Copy, Debug)]
 pub struct Hit {
     pub value: f64,
+    /// The static value stored with it (NaN: none).
+    pub eval: f64,
     pub mv: Move,
     pub depth: i32,
     pub bound: Bound,
@@ -94,7 +102,7 @@ pub struct Table {
     storage: Vec<Bucket>,
     start: usize,
     mask: usize,
-    generation: u32,
+    generation: u16,
 }
 
 /// A huge page (Linux on x86-64, and on aarch64 with 4 KiB base pages).
@@ -152,7 +160,13 @@ impl Table {
 
     /// Starts a new search: every entry stored so far is forgotten.
     pub fn new_search(&mut self) {
-        self.generation = self.generation.wrapping_add(1).max(1);
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // The generations wrapped (every 65,535 searches): empty the
+            // table, so that no entry of an earlier search can match.
+            self.storage.fill(Bucket([EMPTY; 2]));
+            self.generation = 1;
+        }
     }
 
     #[inline]
@@ -184,6 +198,7 @@ impl Table {
             if e.key == key && e.generation == self.generation {
                 return Some(Hit {
                     value: e.value,
+                    eval: e.eval,
                     mv: e.mv,
                     depth: e.depth as i32,
                     bound: e.bound,
@@ -193,9 +208,10 @@ impl Table {
         None
     }
 
-    /// Stores a result: the depth-preferred slot takes it when it is stale,
-    /// the same key, or not deeper; otherwise the always-replace slot.
-    pub fn store(&mut self, key: u64, depth: i32, value: f64, bound: Bound, mv: Move) {
+    /// Stores a result (with the node's static value `eval`, NaN when not
+    /// known): the depth-preferred slot takes it when it is stale, the same
+    /// key, or not deeper; otherwise the always-replace slot.
+    pub fn store(&mut self, key: u64, depth: i32, value: f64, bound: Bound, mv: Move, eval: f64) {
         let b = self.bucket(key);
         let gen = self.generation;
         let bucket = &mut self.storage[b].0;
@@ -206,15 +222,19 @@ impl Table {
             1
         };
         let old = bucket[slot];
-        // Keep a known best move when the new result has none.
-        let mv = if mv.is_null() && old.key == key && old.generation == gen {
-            old.mv
+        let same = old.key == key && old.generation == gen;
+        // Keep a known best move and static value when the new result has
+        // none.
+        let mv = if mv.is_null() && same { old.mv } else { mv };
+        let eval = if eval.is_nan() && same {
+            old.eval
         } else {
-            mv
+            eval
         };
         bucket[slot] = Entry {
             key,
             value,
+            eval,
             generation: gen,
             mv,
             depth: depth.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
@@ -230,7 +250,7 @@ mod tests {
     #[test]
     fn entries_of_an_earlier_search_are_not_returned() {
         let mut t = Table::new(1);
-        t.store(42, 3, 1.5, Bound::Exact, Move::NULL);
+        t.store(42, 3, 1.5, Bound::Exact, Move::NULL, f64::NAN);
         assert_eq!(t.probe(42).unwrap().value, 1.5);
         assert!(t.probe(43).is_none());
         t.new_search();
@@ -251,11 +271,43 @@ mod tests {
         assert_eq!(first % HUGE_PAGE, 0);
         // The first and the last bucket hold their own keys.
         let (lo, hi) = (5u64, ((n as u64 - 1) << 32) | 9);
-        t.store(lo, 1, 1.0, Bound::Exact, Move::NULL);
-        t.store(hi, 2, 2.0, Bound::Lower, Move::NULL);
+        t.store(lo, 1, 1.0, Bound::Exact, Move::NULL, f64::NAN);
+        t.store(hi, 2, 2.0, Bound::Lower, Move::NULL, f64::NAN);
         assert_eq!(t.probe(lo).unwrap().value, 1.0);
         assert_eq!(t.probe(hi).unwrap().value, 2.0);
         assert!(t.probe(hi ^ 1).is_none());
+    }
+
+    #[test]
+    fn the_static_value_is_kept_until_a_result_brings_its_own() {
+        let mut t = Table::new(1);
+        t.store(42, 3, 1.5, Bound::Exact, Move::NULL, 25.25);
+        assert_eq!(t.probe(42).unwrap().eval, 25.25);
+        // A later result without a static value keeps the stored one.
+        t.store(42, 4, 2.5, Bound::Lower, Move::NULL, f64::NAN);
+        let h = t.probe(42).unwrap();
+        assert_eq!((h.value, h.eval, h.depth), (2.5, 25.25, 4));
+        t.store(42, 5, 3.5, Bound::Exact, Move::NULL, -7.0);
+        assert_eq!(t.probe(42).unwrap().eval, -7.0);
+        // Another key's entry has none.
+        t.store(43, 1, 0.0, Bound::Upper, Move::NULL, f64::NAN);
+        assert!(t.probe(43).unwrap().eval.is_nan());
+    }
+
+    #[test]
+    fn entries_are_forgotten_when_the_generations_wrap() {
+        let mut t = Table::new(1);
+        t.store(42, 3, 1.5, Bound::Exact, Move::NULL, 1.0);
+        let first = t.generation;
+        // 65,535 searches later the generation counter (1 to 65,535) is
+        // back where it was: the entry must not come back with it.
+        for _ in 0..u16::MAX {
+            t.new_search();
+        }
+        assert_eq!(t.generation, first);
+        assert!(t.probe(42).is_none());
+        t.store(42, 3, 1.5, Bound::Exact, Move::NULL, 1.0);
+        assert_eq!(t.probe(42).unwrap().value, 1.5);
     }
 
     #[test]
@@ -263,8 +315,8 @@ mod tests {
         let mut t = Table::new(1);
         let a = 7u64 << 32;
         let b = a | 1; // same bucket, other key
-        t.store(a, 8, 1.0, Bound::Exact, Move::NULL);
-        t.store(b, 2, 2.0, Bound::Lower, Move::NULL);
+        t.store(a, 8, 1.0, Bound::Exact, Move::NULL, f64::NAN);
+        t.store(b, 2, 2.0, Bound::Lower, Move::NULL, f64::NAN);
         assert_eq!(t.probe(a).unwrap().depth, 8);
         assert_eq!(t.probe(b).unwrap().bound, Bound::Lower);
     }
