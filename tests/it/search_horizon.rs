@@ -3,7 +3,7 @@
 //! already sees a piece left en prise to the next roll.
 
 use crate::common::{apply_named, search, walk_random_game};
-use dicechess::agents::search::eval::Evaluator;
+use dicechess::agents::search::eval::{structure::Terms, Evaluator};
 use dicechess::agents::search::utility::Utility;
 use dicechess::agents::search::{Params, SearchResult, MATE};
 use dicechess::variants::dice_chess::DiceChess;
@@ -319,7 +319,15 @@ fn dice_chess_depth_one_values_a_check_by_the_pass_and_king_capture_it_allows() 
     // utility.
     let mut after = g.clone();
     after.play(seeing.best);
-    let b = Evaluator::with_set(Params::default().weights).static_value(&after, 0);
+    // Dice Chess evaluates with chess's structure terms (since 2026-12-04),
+    // every optional term on and the fitted weights, as the defaults say.
+    let mut e = Evaluator::with_set(Params::default().weights);
+    e.set_structure(true);
+    e.set_terms(Terms {
+        fitted: true,
+        ..Terms::ALL_HAND
+    });
+    let b = e.static_value(&after, 0);
     let u = Utility::new(400.0);
     let win = u.utility(MATE - 4.0);
     let passed = 16.0 / 36.0 * win + 20.0 / 36.0 * u.utility(b);

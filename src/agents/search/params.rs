@@ -46,6 +46,7 @@ pub const KEYS: &[&str] = &[
     "connected",
     "checks",
     "sweights",
+    "delta",
 ];
 
 /// Deepest iteration (decisions).
@@ -139,7 +140,8 @@ pub struct Params {
     pub see: Option<bool>,
     /// The evaluation adds passed, doubled and isolated pawns, rooks on
     /// open files, king shelter and attackers near the king
-    /// (`eval/structure.rs`; `None`: the variant's own; on in chess only).
+    /// (`eval/structure.rs`; `None`: the variant's own; on in chess and in
+    /// Dice Chess).
     pub structure: Option<bool>,
     /// The piece-square values get chess's per-square corrections fitted
     /// on the engine's games (`eval/pst.rs`; `None`: the variant's own).
@@ -179,6 +181,9 @@ pub struct Params {
     /// (`sweights=hand`). Fitted by default since 2026-12-03 (+11 Elo over
     /// 1,800 paired games, docs/search.md).
     pub fitted_structure: bool,
+    /// With `prune` and `see`: quiescence skips a capture whose victim,
+    /// with a margin, cannot lift the stand-pat to alpha (delta pruning).
+    pub delta: bool,
 }
 
 impl Default for Params {
@@ -224,6 +229,7 @@ impl Default for Params {
             connected: true,
             checks: true,
             fitted_structure: true,
+            delta: false,
         }
     }
 }
@@ -314,6 +320,7 @@ impl Params {
                 "passers" => p.passers = flag()?,
                 "connected" => p.connected = flag()?,
                 "checks" => p.checks = flag()?,
+                "delta" => p.delta = flag()?,
                 "qsearch" => p.qsearch = flag()?,
                 "qchance" => {
                     p.qchance = match v {
@@ -391,6 +398,7 @@ impl fmt::Display for Params {
             ("passers", self.passers, d.passers),
             ("connected", self.connected, d.connected),
             ("checks", self.checks, d.checks),
+            ("delta", self.delta, d.delta),
         ];
         for (k, v, dv) in flags {
             if v != dv {

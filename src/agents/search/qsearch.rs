@@ -4,8 +4,11 @@ use super::ordering::{is_tactical, Context};
 use super::threats::{king_in_two, takes_in_two};
 use super::{Engine, INF, MATE, QS_EVASIONS, QS_MAX};
 use crate::agents::eval::Evaluate;
-use crate::board::{Move, MoveList};
+use crate::board::{Move, MoveKind, MoveList, Role};
 use crate::variants::{Node, Player};
+
+/// Delta pruning's margin over the victim's value (centipawns).
+const DELTA_MARGIN: f64 = 200.0;
 
 impl Engine {
     /// Quiescence at a decision node of `me`: stand pat, then tactical
@@ -51,6 +54,10 @@ impl Engine {
         if buf.is_empty() && evasions {
             best = self.eval.static_value(g, me);
         }
+        // Delta pruning (`delta`, with `prune` and `see`): a capture whose
+        // victim, with a margin, cannot lift the stand-pat to alpha.
+        let delta = self.params.delta && self.prune && self.heur.use_see && !evasions;
+        let stand_pat = best;
         for i in 0..buf.len() {
             let m = self.heur.pick(g.position(), &mut buf, i);
             // A capture that loses material by exchange cannot raise the
@@ -58,6 +65,13 @@ impl Engine {
             // with a negative score, so the rest are skipped too.
             if self.heur.use_see && !evasions && buf[i].0 < 0 {
                 break;
+            }
+            if delta && !matches!(m.kind(), MoveKind::Promotion(_)) {
+                let pos = g.position();
+                let victim = pos.role_at(m.to()).unwrap_or(Role::Pawn);
+                if stand_pat + self.eval.piece_value(victim) + DELTA_MARGIN <= alpha {
+                    continue;
+                }
             }
             let mut child = g.clone();
             child.search_play(m);
