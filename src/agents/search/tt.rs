@@ -148,13 +148,15 @@ fn allocate_huge(n: usize) -> (Vec<Bucket>, usize) {
 /// Chess match at 10,000 nodes a move (two new engines a game) went to
 /// the kernel's page zeroing (`perf`, 2026-12-04). A reused table is
 /// emptied entry by entry, so it holds what a new one does and searches
-/// see the same trees. At most [`spare::MAX`] tables are kept, process-wide.
+/// see the same trees. At most [`spare::MAX`] bytes are kept, process-wide.
 mod spare {
     use super::{Bucket, EMPTY};
     use std::sync::Mutex;
 
-    /// Tables kept at most (64 MiB at the default 16 MiB).
-    pub const MAX: usize = 4;
+    /// Bytes kept at most: four tables of the default 16 MiB, each with
+    /// its 2 MiB of alignment slack; a table that would not fit (a large
+    /// `tt_mb`) goes back to the allocator when it is dropped.
+    pub const MAX: usize = 4 * (18 << 20);
 
     static SPARE: Mutex<Vec<(Vec<Bucket>, usize)>> = Mutex::new(Vec::new());
 
@@ -170,10 +172,13 @@ mod spare {
         Some((v, start))
     }
 
-    /// Keeps a dropped table's storage, if fewer than [`MAX`] are kept.
+    /// Keeps a dropped table's storage, if the kept ones stay within
+    /// [`MAX`] bytes.
     pub fn give(storage: Vec<Bucket>, start: usize) {
+        let bytes = |v: &Vec<Bucket>| v.capacity() * std::mem::size_of::<Bucket>();
         if let Ok(mut spare) = SPARE.lock() {
-            if spare.len() < MAX {
+            let kept: usize = spare.iter().map(|(v, _)| bytes(v)).sum();
+            if kept + bytes(&storage) <= MAX {
                 spare.push((storage, start));
             }
         }
