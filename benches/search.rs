@@ -72,50 +72,26 @@ fn params() -> Params {
     Params::parse(&kv).expect("bad --params")
 }
 
-/// (nodes, thread CPU seconds, mean depth) over `states`, and the thread
-/// CPU seconds of the untimed warm-up search before them.
-///
-/// The warm-up searches the first state once with the same engine, so
-/// that the kernel has mapped (and zeroed) the transposition table's
-/// pages before the clock starts: a one-time cost per engine (about a
-/// tenth of the middlegames row on 2026-12-04's machine, `perf`) that a
-/// game of many moves amortises and the row's five searches do not. Each
-/// search starts a new table generation, so the timed searches see the
-/// same trees as on a fresh engine.
-fn measure<G: Evaluate>(states: &[G]) -> (u64, f64, f64, f64) {
+/// (nodes, thread CPU seconds, mean depth) over `states`.
+fn measure<G: Evaluate>(states: &[G]) -> (u64, f64, f64) {
     let mut e = Engine::new(params());
     let (mut nodes, mut depth, mut n) = (0u64, 0.0f64, 0.0f64);
-    let decisions: Vec<(usize, &G)> = states
-        .iter()
-        .enumerate()
-        .filter(|(_, g)| matches!(g.node(), Node::Decision(_)))
-        .collect();
-    let search = |e: &mut Engine, i: usize, g: &G| {
-        e.search(
+    let t = thread_cpu_seconds();
+    for (i, g) in states.iter().enumerate() {
+        if !matches!(g.node(), Node::Decision(_)) {
+            continue;
+        }
+        let r = e.search(
             g,
             &mut game_rng(i as u64, 0),
             (Some(NODES), None, None),
             None,
-        )
-    };
-    let t = thread_cpu_seconds();
-    let first = decisions.first().map(|&(i, g)| search(&mut e, i, g));
-    let warm_up = thread_cpu_seconds() - t;
-    let t = thread_cpu_seconds();
-    for (k, &(i, g)) in decisions.iter().enumerate() {
-        let r = search(&mut e, i, g);
-        if let (0, Some(w)) = (k, &first) {
-            // The warm-up changed nothing the timed search sees.
-            assert_eq!(
-                (w.best, w.value.to_bits(), w.nodes, w.depth),
-                (r.best, r.value.to_bits(), r.nodes, r.depth)
-            );
-        }
+        );
         nodes += r.nodes;
         depth += r.depth as f64;
         n += 1.0;
     }
-    (nodes, thread_cpu_seconds() - t, depth / n.max(1.0), warm_up)
+    (nodes, thread_cpu_seconds() - t, depth / n.max(1.0))
 }
 
 fn main() {
@@ -126,10 +102,8 @@ fn main() {
         .and_then(|i| args.get(i + 1))
         .map(|list| list.split(',').map(str::to_owned).collect());
     let wanted = |row: &str| only.as_ref().is_none_or(|o| o.iter().any(|r| r == row));
-    println!(
-        "| positions | nodes/s | mean depth at {NODES} nodes | warm-up search (CPU s, untimed) |"
-    );
-    println!("|---|---:|---:|---:|");
+    println!("| positions | nodes/s | mean depth at {NODES} nodes |");
+    println!("|---|---:|---:|");
     let mids: Vec<Chess> = MIDDLEGAMES
         .iter()
         .map(|f| {
@@ -138,25 +112,31 @@ fn main() {
             Chess::new(&o).unwrap()
         })
         .collect();
+    // A new engine's table is faulted in and zeroed by the kernel (about a
+    // tenth of the middlegames row on 2026-12-04's machine, `perf`), a
+    // one-time cost that a game of many moves spreads out and the rows'
+    // few searches do not. One untimed search of one node pays it here;
+    // its dropped table then serves every timed engine, emptied in place
+    // (the kept storage of `tt.rs`: the same trees as a new table).
+    Engine::new(params()).search(&mids[0], &mut game_rng(0, 0), (Some(1), None, None), None);
     if wanted("middlegames") {
-        let (nodes, secs, depth, warm_up) = measure(&mids);
+        let (nodes, secs, depth) = measure(&mids);
         println!(
-            "| chess middlegames | {:.0} | {depth:.1} | {warm_up:.2} |",
+            "| chess middlegames | {:.0} | {depth:.1} |",
             nodes as f64 / secs
         );
     }
     for v in VARIANTS.iter().filter(|v| wanted(v)) {
         let states: Vec<AnyGame> = (0..6).map(|i| position(v, i, 10 + 4 * i as u32)).collect();
-        let (mut nodes, mut secs, mut depth, mut warm) = (0, 0.0, 0.0, 0.0);
+        let (mut nodes, mut secs, mut depth) = (0, 0.0, 0.0);
         for s in &states {
-            let (n, t, d, w) = with_game!(s, x => measure(std::slice::from_ref(x)));
+            let (n, t, d) = with_game!(s, x => measure(std::slice::from_ref(x)));
             nodes += n;
             secs += t;
             depth += d / states.len() as f64;
-            warm += w;
         }
         println!(
-            "| {v} (10-30 random plies) | {:.0} | {depth:.1} | {warm:.2} |",
+            "| {v} (10-30 random plies) | {:.0} | {depth:.1} |",
             nodes as f64 / secs
         );
     }

@@ -3,7 +3,7 @@
 //! already sees a piece left en prise to the next roll.
 
 use crate::common::{apply_named, search, walk_random_game};
-use dicechess::agents::search::eval::{structure::Terms, Evaluator};
+use dicechess::agents::search::eval::Evaluator;
 use dicechess::agents::search::utility::Utility;
 use dicechess::agents::search::{Params, SearchResult, MATE};
 use dicechess::variants::dice_chess::DiceChess;
@@ -320,13 +320,10 @@ fn dice_chess_depth_one_values_a_check_by_the_pass_and_king_capture_it_allows() 
     let mut after = g.clone();
     after.play(seeing.best);
     // Dice Chess evaluates with chess's structure terms (since 2026-12-04),
-    // every optional term on and the fitted weights, as the defaults say.
+    // the optional ones and their weights as the defaults say.
     let mut e = Evaluator::with_set(Params::default().weights);
     e.set_structure(true);
-    e.set_terms(Terms {
-        fitted: true,
-        ..Terms::ALL_HAND
-    });
+    e.set_terms(Params::default().structure_terms());
     let b = e.static_value(&after, 0);
     let u = Utility::new(400.0);
     let win = u.utility(MATE - 4.0);

@@ -270,13 +270,7 @@ impl Engine {
         self.eval
             .set_structure(self.params.structure.unwrap_or(own.structure));
         self.eval.set_pst(self.params.pst.unwrap_or(own.pst));
-        self.eval.set_terms(eval::structure::Terms {
-            threats: self.params.threats,
-            passers: self.params.passers,
-            connected: self.params.connected,
-            checks: self.params.checks,
-            fitted: self.params.fitted_structure,
-        });
+        self.eval.set_terms(self.params.structure_terms());
         if self.eval.utility.scale() != scale {
             self.eval.utility = utility::Utility::new(scale);
         }

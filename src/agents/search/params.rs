@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::eval::structure::Terms;
 use super::eval::tuned::WeightSet;
 
 /// The spec keys of `search`, for error messages.
@@ -254,6 +255,18 @@ impl Params {
             see: Some(false),
             iir: false,
             ..Params::default()
+        }
+    }
+
+    /// The optional structure terms these options count (with `structure`)
+    /// and their weights.
+    pub fn structure_terms(&self) -> Terms {
+        Terms {
+            threats: self.threats,
+            passers: self.passers,
+            connected: self.connected,
+            checks: self.checks,
+            fitted: self.fitted_structure,
         }
     }
 
