@@ -401,6 +401,10 @@ class Agent:
         (SAN list), "pv_actions", "stopped"}``. ``nodes``/``ms``/``depth``
         replace the spec's budgets when any is given. ValueError for other
         agents, bad budgets, chance and terminal nodes."""
+    def new_game(self) -> None:
+        """Tells the agent a new game starts: a ``search`` agent with ``keep``
+        no longer uses what its table stored in the previous game (a no-op for
+        other agents)."""
 
 def _agent_spec(spec: str) -> str:
     """The canonical form of an agent spec (ValueError listing the valid specs)."""

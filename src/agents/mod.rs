@@ -198,6 +198,14 @@ impl Agent {
         Some(engine.search(g, rng, limits, poll))
     }
 
+    /// A new game starts: the `search` engine no longer uses what it
+    /// stored in the previous game (with `keep`; a no-op otherwise).
+    pub fn new_game(&mut self) {
+        if let Some(e) = self.engine.as_mut() {
+            e.new_game();
+        }
+    }
+
     /// The spec.
     pub fn spec(&self) -> &AgentSpec {
         &self.spec

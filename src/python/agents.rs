@@ -167,6 +167,13 @@ impl PyAgent {
         super::search::search_dict(py, &mut self.agent, &mut self.rng, &g, (nodes, ms, depth))
     }
 
+    /// Tells the agent a new game starts: a `search` agent with `keep`
+    /// no longer uses what its table stored in the previous game (a no-op
+    /// for other agents).
+    fn new_game(&mut self) {
+        self.agent.new_game();
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Agent({:?}, seed={})",

@@ -130,6 +130,9 @@ impl Episode {
         self.rolls.clear();
         self.opponent_actions.clear();
         self.illegal = None;
+        if let Some(a) = self.agent.as_mut() {
+            a.new_game();
+        }
         self.learner = match self.side {
             Side::Both => None,
             Side::Player(p) => Some(p),

@@ -420,6 +420,36 @@ fn node_budget_search_is_deterministic_across_runs_and_threads() {
     assert_eq!(a, b);
 }
 
+/// `keep`: a later search of the game starts from what the earlier ones
+/// stored (here the same position again: fewer nodes for the same depth);
+/// after `new_game` the agent searches as a fresh one does, and without
+/// `keep` every search does.
+#[test]
+fn a_kept_table_serves_the_next_search_of_the_game_only() {
+    let g = chess(MIDDLEGAMES[0]);
+    let info = |a: &mut Agent| {
+        let r = a.search_info(&g, &mut game_rng(5, 0), (None, None, None), None);
+        let r = r.unwrap();
+        (r.best.0, r.value.to_bits(), r.depth, r.nodes)
+    };
+    let fresh = info(&mut Agent::new(AgentSpec::parse("search:depth=6").unwrap()));
+    let mut plain = Agent::new(AgentSpec::parse("search:depth=6").unwrap());
+    assert_eq!(info(&mut plain), fresh);
+    assert_eq!(info(&mut plain), fresh);
+    let mut kept = Agent::new(AgentSpec::parse("search:depth=6,keep=1").unwrap());
+    assert_eq!(info(&mut kept), fresh);
+    let again = info(&mut kept);
+    assert_eq!(again.2, 6);
+    assert!(
+        again.3 < fresh.3 / 2,
+        "nodes {} again against {} the first time",
+        again.3,
+        fresh.3
+    );
+    kept.new_game();
+    assert_eq!(info(&mut kept), fresh);
+}
+
 // ---------------------------------------------------------------- specs
 
 #[test]
@@ -438,6 +468,7 @@ fn search_specs_parse_print_and_reject() {
         "search:nodes=64,futility=0",
         "search:nodes=64,prune=0,see=1",
         "search:nodes=64,structure=0",
+        "search:nodes=64,keep=1",
         "search:nodes=64,iir=0,countermove=0,improving=0,adaptive=0",
         "search:nodes=64,conthist=1,threats=0",
     ] {
@@ -465,6 +496,7 @@ fn search_specs_parse_print_and_reject() {
         ("search:connected=x", "connected must be 0 or 1"),
         ("search:checks=-1", "checks must be 0 or 1"),
         ("search:delta=2", "delta must be 0 or 1"),
+        ("search:keep=2", "keep must be 0 or 1"),
     ] {
         let e = AgentSpec::parse(s).unwrap_err().to_string();
         assert!(e.contains(why), "{s}: {e}");

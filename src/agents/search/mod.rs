@@ -231,6 +231,14 @@ impl Engine {
         }
     }
 
+    /// A new game starts: with `keep`, what the searches of the previous
+    /// game stored is not used (the table keeps only one game's entries).
+    pub fn new_game(&mut self) {
+        if let Some(t) = self.tt.as_mut() {
+            t.forget();
+        }
+    }
+
     pub fn params(&self) -> &Params {
         &self.params
     }
@@ -256,7 +264,9 @@ impl Engine {
         let max_depth = p.depth.unwrap_or(params::MAX_DEPTH) as i32;
         if self.params.tt {
             let mb = self.params.tt_mb;
-            self.tt.get_or_insert_with(|| Table::new(mb)).new_search();
+            self.tt
+                .get_or_insert_with(|| Table::new(mb))
+                .new_search(self.params.keep);
         }
         let own = g.search_defaults();
         let scale = self.params.uscale.unwrap_or(own.uscale);

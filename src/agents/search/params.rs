@@ -48,6 +48,7 @@ pub const KEYS: &[&str] = &[
     "checks",
     "sweights",
     "delta",
+    "keep",
 ];
 
 /// Deepest iteration (decisions).
@@ -185,6 +186,10 @@ pub struct Params {
     /// With `prune` and `see`: quiescence skips a capture whose victim,
     /// with a margin, cannot lift the stand-pat to alpha (delta pruning).
     pub delta: bool,
+    /// The table keeps what earlier searches of this engine stored (the
+    /// previous moves of the game), aged out by replacement, instead of
+    /// starting every search from a forgotten table.
+    pub keep: bool,
 }
 
 impl Default for Params {
@@ -231,6 +236,7 @@ impl Default for Params {
             checks: true,
             fitted_structure: true,
             delta: false,
+            keep: false,
         }
     }
 }
@@ -334,6 +340,7 @@ impl Params {
                 "connected" => p.connected = flag()?,
                 "checks" => p.checks = flag()?,
                 "delta" => p.delta = flag()?,
+                "keep" => p.keep = flag()?,
                 "qsearch" => p.qsearch = flag()?,
                 "qchance" => {
                     p.qchance = match v {
@@ -412,6 +419,7 @@ impl fmt::Display for Params {
             ("connected", self.connected, d.connected),
             ("checks", self.checks, d.checks),
             ("delta", self.delta, d.delta),
+            ("keep", self.keep, d.keep),
         ];
         for (k, v, dv) in flags {
             if v != dv {

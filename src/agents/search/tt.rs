@@ -1,9 +1,10 @@
 //! The transposition table: one entry per slot, two-slot buckets (a
 //! depth-preferred slot and an always-replace slot), keyed by
 //! [`crate::variants::Game::search_key`]. Entries carry the search
-//! generation: an entry of an earlier search is never returned, so a search
-//! does not depend on the searches before it (node-budget determinism)
-//! and old entries are the first replaced.
+//! generation: an entry of an earlier search is not returned, so a search
+//! does not depend on the searches before it (node-budget determinism),
+//! unless the table is told to keep them (`search:keep=1`, for the moves of
+//! one game); either way old entries are the first replaced.
 
 use crate::board::Move;
 
@@ -103,6 +104,11 @@ pub struct Table {
     start: usize,
     mask: usize,
     generation: u16,
+    /// Whether entries of earlier searches are returned too.
+    keep: bool,
+    /// The first generation of the game being played: entries of earlier
+    /// games are never returned, even with `keep` ([`Table::forget`]).
+    floor: u16,
 }
 
 /// A huge page (Linux on x86-64, and on aarch64 with 4 KiB base pages).
@@ -205,18 +211,37 @@ impl Table {
             start,
             mask: buckets - 1,
             generation: 1,
+            keep: false,
+            floor: 1,
         }
     }
 
-    /// Starts a new search: every entry stored so far is forgotten.
-    pub fn new_search(&mut self) {
+    /// Starts a new search: every entry stored so far is forgotten, or,
+    /// with `keep`, still returned but replaced before this search's.
+    pub fn new_search(&mut self, keep: bool) {
+        self.keep = keep;
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             // The generations wrapped (every 65,535 searches): empty the
             // table, so that no entry of an earlier search can match.
             self.storage.fill(Bucket([EMPTY; 2]));
             self.generation = 1;
+            self.floor = 1;
         }
+    }
+
+    /// A new game starts: what the searches so far stored is not returned
+    /// again, even with `keep` (the next search's entries are).
+    pub fn forget(&mut self) {
+        // After generation 65,535 the next search empties the table.
+        self.floor = self.generation.wrapping_add(1).max(1);
+    }
+
+    /// Whether an entry stored in `generation` may be returned (0, never
+    /// written, is below every floor).
+    #[inline]
+    fn live(&self, generation: u16) -> bool {
+        generation == self.generation || (self.keep && generation >= self.floor)
     }
 
     #[inline]
@@ -245,7 +270,7 @@ impl Table {
     pub fn probe(&self, key: u64) -> Option<Hit> {
         let b = self.bucket(key);
         for e in &self.storage[b].0 {
-            if e.key == key && e.generation == self.generation {
+            if e.key == key && self.live(e.generation) {
                 return Some(Hit {
                     value: e.value,
                     eval: e.eval,
@@ -272,7 +297,8 @@ impl Table {
             1
         };
         let old = bucket[slot];
-        let same = old.key == key && old.generation == gen;
+        let same = old.key == key
+            && (old.generation == gen || (self.keep && old.generation >= self.floor));
         // Keep a known best move and static value when the new result has
         // none.
         let mv = if mv.is_null() && same { old.mv } else { mv };
@@ -303,7 +329,47 @@ mod tests {
         t.store(42, 3, 1.5, Bound::Exact, Move::NULL, f64::NAN);
         assert_eq!(t.probe(42).unwrap().value, 1.5);
         assert!(t.probe(43).is_none());
-        t.new_search();
+        t.new_search(false);
+        assert!(t.probe(42).is_none());
+    }
+
+    #[test]
+    fn kept_entries_are_returned_until_a_new_game() {
+        let mut t = Table::new(1);
+        t.new_search(true);
+        t.store(42, 3, 1.5, Bound::Exact, Move::NULL, 7.0);
+        t.new_search(true);
+        let h = t.probe(42).unwrap();
+        assert_eq!((h.value, h.eval, h.depth), (1.5, 7.0, 3));
+        // A result without a static value keeps the kept one's.
+        t.store(42, 5, -1.0, Bound::Lower, Move::NULL, f64::NAN);
+        assert_eq!(t.probe(42).unwrap().eval, 7.0);
+        // An older entry is the first replaced: in the next search a
+        // shallower result of another key in its bucket takes its slot.
+        t.new_search(true);
+        t.store(42 ^ 1, 1, 2.5, Bound::Exact, Move::NULL, f64::NAN);
+        assert!(t.probe(42).is_none());
+        assert_eq!(t.probe(42 ^ 1).unwrap().value, 2.5);
+        t.forget();
+        t.new_search(true);
+        assert!(t.probe(42).is_none());
+        t.store(43, 1, 0.5, Bound::Upper, Move::NULL, f64::NAN);
+        t.new_search(true);
+        assert_eq!(t.probe(43).unwrap().value, 0.5);
+        assert!(t.probe(42).is_none());
+    }
+
+    #[test]
+    fn a_forgotten_game_stays_forgotten_when_the_generations_wrap() {
+        let mut t = Table::new(1);
+        for _ in 0..u16::MAX - 1 {
+            t.new_search(true);
+        }
+        assert_eq!(t.generation, u16::MAX);
+        t.store(42, 3, 1.5, Bound::Exact, Move::NULL, f64::NAN);
+        t.forget();
+        t.new_search(true);
+        assert_eq!((t.generation, t.floor), (1, 1));
         assert!(t.probe(42).is_none());
     }
 
@@ -316,7 +382,7 @@ mod tests {
             let key = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
             t.store(key, 3, k as f64, Bound::Lower, Move::NULL, 1.0);
         }
-        t.new_search();
+        t.new_search(false);
         t.store(7, 3, 1.5, Bound::Exact, Move::NULL, 2.0);
         let storage = t.storage[t.start..].as_ptr();
         drop(t);
@@ -379,7 +445,7 @@ mod tests {
         // 65,535 searches later the generation counter (1 to 65,535) is
         // back where it was: the entry must not come back with it.
         for _ in 0..u16::MAX {
-            t.new_search();
+            t.new_search(false);
         }
         assert_eq!(t.generation, first);
         assert!(t.probe(42).is_none());
