@@ -289,16 +289,14 @@ impl Table {
     pub fn store(&mut self, key: u64, depth: i32, value: f64, bound: Bound, mv: Move, eval: f64) {
         let b = self.bucket(key);
         let gen = self.generation;
-        let bucket = &mut self.storage[b].0;
-        let first = bucket[0];
+        let first = self.storage[b].0[0];
         let slot = if first.generation != gen || first.key == key || first.depth as i32 <= depth {
             0
         } else {
             1
         };
-        let old = bucket[slot];
-        let same = old.key == key
-            && (old.generation == gen || (self.keep && old.generation >= self.floor));
+        let old = self.storage[b].0[slot];
+        let same = old.key == key && self.live(old.generation);
         // Keep a known best move and static value when the new result has
         // none.
         let mv = if mv.is_null() && same { old.mv } else { mv };
@@ -307,7 +305,7 @@ impl Table {
         } else {
             eval
         };
-        bucket[slot] = Entry {
+        self.storage[b].0[slot] = Entry {
             key,
             value,
             eval,
