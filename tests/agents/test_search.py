@@ -101,12 +101,14 @@ def test_keep_reuses_the_games_table_until_new_game():
     s = dc.State("chess")
     # Searches without `keep`, from the same generator (ties are broken
     # with it, so the n-th search of either agent draws the same numbers).
-    plain = dc.Agent("search:depth=5", seed=1)
+    plain = dc.Agent("search:depth=5,keep=0", seed=1)
     fresh = [plain.search(s) for _ in range(3)]
-    a = dc.Agent("search:depth=5,keep=1", seed=1)
-    assert a.search(s) == fresh[0]
-    again = a.search(s)
-    assert again["depth"] == 5 and again["nodes"] < fresh[1]["nodes"]
-    a.new_game()
-    assert a.search(s) == fresh[2]
+    # Chess keeps by default.
+    for spec in ["search:depth=5,keep=1", "search:depth=5"]:
+        a = dc.Agent(spec, seed=1)
+        assert a.search(s) == fresh[0]
+        again = a.search(s)
+        assert again["depth"] == 5 and again["nodes"] < fresh[1]["nodes"]
+        a.new_game()
+        assert a.search(s) == fresh[2]
     dc.Agent("random").new_game()  # a no-op for other agents

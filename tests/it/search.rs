@@ -10,8 +10,8 @@ use dicechess::agents::{eval::Evaluate, Agent, AgentSpec};
 use dicechess::board::MoveList;
 use dicechess::sim::game_rng;
 use dicechess::variants::{
-    api, chess::Chess, cubic::Cubic, fluky::Fluky, random_move_number::RandomMoveNumber,
-    vegas::Vegas, Game, Node, Options, Outcomes, Player,
+    api, chess::Chess, cubic::Cubic, fluky::Fluky, gardner::Gardner,
+    random_move_number::RandomMoveNumber, vegas::Vegas, Game, Node, Options, Outcomes, Player,
 };
 
 fn opts(pairs: &[(&str, &str)]) -> Options {
@@ -423,31 +423,42 @@ fn node_budget_search_is_deterministic_across_runs_and_threads() {
 /// `keep`: a later search of the game starts from what the earlier ones
 /// stored (here the same position again: fewer nodes for the same depth);
 /// after `new_game` the agent searches as a fresh one does, and without
-/// `keep` every search does.
+/// `keep` every search does. Chess keeps by default; Gardner does not.
 #[test]
 fn a_kept_table_serves_the_next_search_of_the_game_only() {
-    let g = chess(MIDDLEGAMES[0]);
-    let info = |a: &mut Agent| {
-        let r = a.search_info(&g, &mut game_rng(5, 0), (None, None, None), None);
+    fn info<G: Evaluate>(g: &G, a: &mut Agent) -> (u16, u64, u32, u64) {
+        let r = a.search_info(g, &mut game_rng(5, 0), (None, None, None), None);
         let r = r.unwrap();
         (r.best.0, r.value.to_bits(), r.depth, r.nodes)
-    };
-    let fresh = info(&mut Agent::new(AgentSpec::parse("search:depth=6").unwrap()));
-    let mut plain = Agent::new(AgentSpec::parse("search:depth=6").unwrap());
-    assert_eq!(info(&mut plain), fresh);
-    assert_eq!(info(&mut plain), fresh);
-    let mut kept = Agent::new(AgentSpec::parse("search:depth=6,keep=1").unwrap());
-    assert_eq!(info(&mut kept), fresh);
-    let again = info(&mut kept);
-    assert_eq!(again.2, 6);
-    assert!(
-        again.3 < fresh.3 / 2,
-        "nodes {} again against {} the first time",
-        again.3,
-        fresh.3
-    );
-    kept.new_game();
-    assert_eq!(info(&mut kept), fresh);
+    }
+    let agent = |s: &str| Agent::new(AgentSpec::parse(s).unwrap());
+    let g = chess(MIDDLEGAMES[0]);
+    let fresh = info(&g, &mut agent("search:depth=6"));
+    let mut plain = agent("search:depth=6,keep=0");
+    assert_eq!(info(&g, &mut plain), fresh);
+    assert_eq!(info(&g, &mut plain), fresh);
+    for spec in ["search:depth=6,keep=1", "search:depth=6"] {
+        let mut kept = agent(spec);
+        assert_eq!(info(&g, &mut kept), fresh);
+        let again = info(&g, &mut kept);
+        assert_eq!(again.2, 6);
+        assert!(
+            again.3 < fresh.3 / 2,
+            "{spec}: nodes {} again against {} the first time",
+            again.3,
+            fresh.3
+        );
+        kept.new_game();
+        assert_eq!(info(&g, &mut kept), fresh, "{spec}");
+    }
+    // Gardner's default is off: the same search twice is the same search.
+    let gardner = Gardner::new(&Options::new()).unwrap();
+    let mut a = agent("search:depth=6");
+    let first = info(&gardner, &mut a);
+    assert_eq!(info(&gardner, &mut a), first);
+    let mut kept = agent("search:depth=6,keep=1");
+    assert_eq!(info(&gardner, &mut kept), first);
+    assert!(info(&gardner, &mut kept).3 < first.3);
 }
 
 // ---------------------------------------------------------------- specs
@@ -469,6 +480,7 @@ fn search_specs_parse_print_and_reject() {
         "search:nodes=64,prune=0,see=1",
         "search:nodes=64,structure=0",
         "search:nodes=64,keep=1",
+        "search:nodes=64,keep=0",
         "search:nodes=64,iir=0,countermove=0,improving=0,adaptive=0",
         "search:nodes=64,conthist=1,threats=0",
     ] {

@@ -262,13 +262,13 @@ impl Engine {
         }
         self.budget = Budget::new(p.node_limit(), p.ms, poll);
         let max_depth = p.depth.unwrap_or(params::MAX_DEPTH) as i32;
+        let own = g.search_defaults();
         if self.params.tt {
             let mb = self.params.tt_mb;
             self.tt
                 .get_or_insert_with(|| Table::new(mb))
-                .new_search(self.params.keep);
+                .new_search(self.params.keep.unwrap_or(own.keep));
         }
-        let own = g.search_defaults();
         let scale = self.params.uscale.unwrap_or(own.uscale);
         self.hexpand = self.params.hexpand.unwrap_or(own.hexpand);
         self.qmate = self.params.qmate.unwrap_or(own.qmate);

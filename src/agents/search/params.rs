@@ -188,8 +188,9 @@ pub struct Params {
     pub delta: bool,
     /// The table keeps what earlier searches of this engine stored (the
     /// previous moves of the game), aged out by replacement, instead of
-    /// starting every search from a forgotten table.
-    pub keep: bool,
+    /// starting every search from a forgotten table (`None`: the
+    /// variant's own; on in chess, Cubic, Cubic Checkers and Fluky).
+    pub keep: Option<bool>,
 }
 
 impl Default for Params {
@@ -236,7 +237,7 @@ impl Default for Params {
             checks: true,
             fitted_structure: true,
             delta: false,
-            keep: false,
+            keep: None,
         }
     }
 }
@@ -340,7 +341,7 @@ impl Params {
                 "connected" => p.connected = flag()?,
                 "checks" => p.checks = flag()?,
                 "delta" => p.delta = flag()?,
-                "keep" => p.keep = flag()?,
+                "keep" => p.keep = Some(flag()?),
                 "qsearch" => p.qsearch = flag()?,
                 "qchance" => {
                     p.qchance = match v {
@@ -419,7 +420,6 @@ impl fmt::Display for Params {
             ("connected", self.connected, d.connected),
             ("checks", self.checks, d.checks),
             ("delta", self.delta, d.delta),
-            ("keep", self.keep, d.keep),
         ];
         for (k, v, dv) in flags {
             if v != dv {
@@ -451,6 +451,9 @@ impl fmt::Display for Params {
         }
         if let Some(on) = self.pst {
             parts.push(format!("pst={}", on as u8));
+        }
+        if let Some(on) = self.keep {
+            parts.push(format!("keep={}", on as u8));
         }
         if let Some(h) = self.hexpand {
             parts.push(format!("hexpand={h}"));
