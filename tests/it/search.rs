@@ -481,6 +481,8 @@ fn search_specs_parse_print_and_reject() {
         "search:nodes=64,structure=0",
         "search:nodes=64,keep=1",
         "search:nodes=64,keep=0",
+        "search:nodes=64,qtt=1",
+        "search:nodes=64,corr=1",
         "search:nodes=64,iir=0,countermove=0,improving=0,adaptive=0",
         "search:nodes=64,conthist=1,threats=0",
     ] {
@@ -626,4 +628,87 @@ fn compare_futility<G: Evaluate>(
             totals.2 += off.nodes;
         }
     });
+}
+
+/// `qtt`: quiescence's results in the table change no value of a
+/// fixed-depth search without pruning (a stored bound is a bound of the
+/// same quiescence), and they save nodes.
+#[test]
+fn quiescence_results_in_the_table_keep_the_value() {
+    fn saved_nodes<G: Evaluate>(g: &G, max_depth: u32) -> i64 {
+        let mut saved = 0;
+        for depth in 1..=max_depth {
+            let run = |qtt: bool| {
+                let p = Params {
+                    tt: true,
+                    qtt,
+                    ..Params::plain(depth)
+                };
+                Engine::new(p).search(g, &mut game_rng(1, 0), (None, None, None), None)
+            };
+            let (a, b) = (run(false), run(true));
+            assert!(
+                (a.value - b.value).abs() < 1e-9,
+                "{} depth {depth}: {} with qtt, {} without",
+                g.fen(),
+                b.value,
+                a.value
+            );
+            saved += a.nodes as i64 - b.nodes as i64;
+        }
+        saved
+    }
+    let mut saved = 0;
+    for fen in MIDDLEGAMES.iter().chain(&[
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        "6k1/5ppp/8/8/8/2q5/5PPP/3R2K1 w - - 0 1",
+    ]) {
+        saved += saved_nodes(&chess(fen), 4);
+    }
+    assert!(saved > 0, "{saved} nodes saved in chess");
+    // A decision state of a random game's middle, in two dice variants.
+    fn middle<G: Game + Clone>(mut g: G) -> G {
+        let mut at = None;
+        crate::common::walk_random_game(&mut g, 2, 0, |s, step| {
+            if at.is_none() && step >= 20 && matches!(s.node(), Node::Decision(_)) {
+                at = Some(s.clone());
+            }
+        });
+        at.expect("a decision after 20 steps")
+    }
+    saved_nodes(&middle(Cubic::new(&Options::new()).unwrap()), 3);
+    saved_nodes(&middle(Fluky::new("fluky", &Options::new()).unwrap()), 3);
+}
+
+/// Correction history (`corr`, with `prune`): the chess tactics are still
+/// found; outside chess (no `prune`) it changes nothing.
+#[test]
+fn corrected_static_values_keep_the_tactics() {
+    for (fen, best) in [
+        ("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", "Rxd5"),
+        ("r5k1/8/8/8/8/8/5PPP/6K1 b - - 0 1", "Ra1#"),
+        ("1k6/ppp5/8/8/8/8/5PPP/3R2K1 w - - 0 1", "Rd8#"),
+        ("6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1", "Rg1+"),
+        ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", "Ra6+"),
+    ] {
+        let g = chess(fen);
+        assert_eq!(best_san(&g, "search:nodes=20000,corr=1"), best, "{fen}");
+    }
+    // It searches other trees in chess ...
+    let g = chess(MIDDLEGAMES[1]);
+    let (a, b) = (
+        search(&g, "search:nodes=20000,corr=1"),
+        search(&g, "search:nodes=20000"),
+    );
+    assert_ne!((a.best, a.value.to_bits()), (b.best, b.value.to_bits()));
+    // ... and the same ones where the variant does not prune.
+    let g = Fluky::new("fluky", &opts(&[])).unwrap();
+    let (a, b) = (
+        search(&g, "search:nodes=3000,corr=1"),
+        search(&g, "search:nodes=3000"),
+    );
+    assert_eq!(
+        (a.best, a.value.to_bits(), a.nodes),
+        (b.best, b.value.to_bits(), b.nodes)
+    );
 }

@@ -23,6 +23,7 @@
 
 mod budget;
 mod chance;
+mod correction;
 pub mod eval;
 mod horizon;
 mod leaf;
@@ -200,6 +201,9 @@ pub struct Engine {
     prune: bool,
     /// Mates found on the horizon's last boards (`qmate`).
     mate_memo: threats::MateMemo,
+    /// Static-value corrections by pawn structure (`corr`, with `prune`).
+    corr: correction::Correction,
+    use_corr: bool,
 }
 
 impl Engine {
@@ -215,6 +219,8 @@ impl Engine {
             futility: params.futility.unwrap_or(SEARCH_DEFAULTS.futility),
             prune: params.prune.unwrap_or(SEARCH_DEFAULTS.prune),
             mate_memo: threats::MateMemo::default(),
+            corr: correction::Correction::new(),
+            use_corr: false,
             params,
             tt: None,
             heur,
@@ -285,6 +291,10 @@ impl Engine {
             self.eval.utility = utility::Utility::new(scale);
         }
         self.heur.clear();
+        self.use_corr = self.prune && self.params.corr;
+        if self.use_corr {
+            self.corr.clear();
+        }
         self.mate_memo = threats::MateMemo::default();
         self.nodes = 0;
         self.stopped = false;
@@ -534,6 +544,17 @@ impl Engine {
         }
     }
 
+    /// The correction of `g`'s static value for its mover (`corr`; 0 in
+    /// check, where no static value is used).
+    #[inline]
+    fn correction<G: Evaluate>(&self, g: &G, in_check: bool) -> f64 {
+        if self.use_corr && !in_check {
+            self.corr.get(g.position())
+        } else {
+            0.0
+        }
+    }
+
     /// A decision node of `me`, valued for `me`.
     fn decision<G: Evaluate>(
         &mut self,
@@ -585,11 +606,12 @@ impl Engine {
         // (`improving`, with `prune`): if not, quiet moves are pruned and
         // reduced more; if so, reverse futility needs a smaller margin.
         let track = self.prune && self.params.improving;
-        let static_eval = if (prune && depth <= RFP_DEPTH) || (track && !in_check) {
+        let have_static = (prune && depth <= RFP_DEPTH) || (track && !in_check);
+        let static_eval = if have_static {
             if known_eval.is_nan() {
                 known_eval = self.eval.static_value(g, me);
             }
-            known_eval
+            known_eval + self.correction(g, in_check)
         } else {
             0.0
         };
@@ -619,7 +641,7 @@ impl Engine {
                 if known_eval.is_nan() {
                     known_eval = self.eval.static_value(g, me);
                 }
-                let eval = known_eval;
+                let eval = known_eval + self.correction(g, in_check);
                 if eval >= beta {
                     // In chess (`prune` with `adaptive`), more the further
                     // the static value is above beta.
@@ -767,6 +789,18 @@ impl Engine {
             i += 1;
         }
         self.moves[ply] = buf;
+        // What the search found the corrected static value off by, where
+        // the bound says so and a quiet move (or none) decided (`corr`).
+        if self.use_corr && have_static && !in_check && best.abs() < MATE_BOUND {
+            let bound = Bound::of(best, alpha0, beta);
+            let quiet = best_move.is_null() || !is_tactical(pos, best_move);
+            if quiet
+                && !(bound == Bound::Lower && best <= static_eval)
+                && !(bound == Bound::Upper && best >= static_eval)
+            {
+                self.corr.update(pos, depth, best - static_eval);
+            }
+        }
         if let Some(t) = self.tt.as_mut() {
             let bound = Bound::of(best, alpha0, beta);
             let mv = if bound == Bound::Upper {

@@ -49,6 +49,8 @@ pub const KEYS: &[&str] = &[
     "sweights",
     "delta",
     "keep",
+    "qtt",
+    "corr",
 ];
 
 /// Deepest iteration (decisions).
@@ -191,6 +193,13 @@ pub struct Params {
     /// starting every search from a forgotten table (`None`: the
     /// variant's own; on in chess, Cubic, Cubic Checkers and Fluky).
     pub keep: Option<bool>,
+    /// Quiescence probes and stores the transposition table too (its
+    /// results at their own, non-positive depths; the static value and
+    /// the best capture kept with them).
+    pub qtt: bool,
+    /// With `prune`: static values are corrected by how far searches of
+    /// positions with the same pawns found them off (correction history).
+    pub corr: bool,
 }
 
 impl Default for Params {
@@ -238,6 +247,8 @@ impl Default for Params {
             fitted_structure: true,
             delta: false,
             keep: None,
+            qtt: false,
+            corr: false,
         }
     }
 }
@@ -342,6 +353,8 @@ impl Params {
                 "checks" => p.checks = flag()?,
                 "delta" => p.delta = flag()?,
                 "keep" => p.keep = Some(flag()?),
+                "qtt" => p.qtt = flag()?,
+                "corr" => p.corr = flag()?,
                 "qsearch" => p.qsearch = flag()?,
                 "qchance" => {
                     p.qchance = match v {
@@ -420,6 +433,8 @@ impl fmt::Display for Params {
             ("connected", self.connected, d.connected),
             ("checks", self.checks, d.checks),
             ("delta", self.delta, d.delta),
+            ("qtt", self.qtt, d.qtt),
+            ("corr", self.corr, d.corr),
         ];
         for (k, v, dv) in flags {
             if v != dv {

@@ -2,7 +2,8 @@
 
 use super::ordering::{is_tactical, Context};
 use super::threats::{king_in_two, takes_in_two};
-use super::{Engine, INF, MATE, QS_EVASIONS, QS_MAX};
+use super::tt::Bound;
+use super::{from_tt, to_tt, Engine, EPS, INF, MATE, QS_EVASIONS, QS_MAX};
 use crate::agents::eval::Evaluate;
 use crate::board::{Move, MoveKind, MoveList, Role};
 use crate::variants::{Node, Player};
@@ -23,6 +24,30 @@ impl Engine {
         ply: usize,
     ) -> f64 {
         let evasions = depth > -QS_EVASIONS && g.position().is_check();
+        let alpha0 = alpha;
+        // The table (`qtt`): a result of this depth or deeper that cuts,
+        // else the static value and best capture stored with it.
+        let key = if self.params.qtt && self.tt.is_some() {
+            g.search_key()
+        } else {
+            0
+        };
+        let mut known_eval = f64::NAN;
+        let mut tt_move = Move::NULL;
+        if let Some(h) = self
+            .params
+            .qtt
+            .then_some(())
+            .and(self.tt.as_ref())
+            .and_then(|t| t.probe(key))
+        {
+            let v = from_tt(h.value, ply);
+            if h.depth >= depth && h.bound.cuts(v, alpha, beta) && beta - alpha <= 1.5 * EPS {
+                return v;
+            }
+            known_eval = h.eval;
+            tt_move = h.mv;
+        }
         let mut best = -INF;
         if !evasions {
             // Two dice left that take the king in two moves (`hking`):
@@ -43,14 +68,18 @@ impl Engine {
                     return MATE - (ply + n as usize) as f64;
                 }
             }
-            best = self.eval.static_value(g, me);
+            if known_eval.is_nan() {
+                known_eval = self.eval.static_value(g, me);
+            }
+            best = known_eval + self.correction(g, false);
             if best >= beta || depth <= -QS_MAX {
+                self.qstore(key, depth, best, alpha0, beta, Move::NULL, known_eval, ply);
                 return best;
             }
             alpha = alpha.max(best);
         }
         let mut buf = std::mem::take(&mut self.moves[ply]);
-        self.fill_moves(g, Move::NULL, &Context::NONE, ply, !evasions, &mut buf);
+        self.fill_moves(g, tt_move, &Context::NONE, ply, !evasions, &mut buf);
         if buf.is_empty() && evasions {
             best = self.eval.static_value(g, me);
         }
@@ -58,6 +87,7 @@ impl Engine {
         // victim, with a margin, cannot lift the stand-pat to alpha.
         let delta = self.params.delta && self.prune && self.heur.use_see && !evasions;
         let stand_pat = best;
+        let mut best_move = Move::NULL;
         for i in 0..buf.len() {
             let m = self.heur.pick(g.position(), &mut buf, i);
             // A capture that loses material by exchange cannot raise the
@@ -75,6 +105,11 @@ impl Engine {
             }
             let mut child = g.clone();
             child.search_play(m);
+            if key != 0 {
+                if let Some(t) = self.tt.as_ref() {
+                    t.prefetch(child.search_key());
+                }
+            }
             let v = self.node(&child, depth - 1, alpha, beta, me, ply + 1, 0);
             if self.stopped {
                 self.moves[ply] = buf;
@@ -82,6 +117,7 @@ impl Engine {
             }
             if v > best {
                 best = v;
+                best_move = m;
                 if v > alpha {
                     alpha = v;
                     if alpha >= beta {
@@ -91,7 +127,35 @@ impl Engine {
             }
         }
         self.moves[ply] = buf;
+        self.qstore(key, depth, best, alpha0, beta, best_move, known_eval, ply);
         best
+    }
+
+    /// Stores a quiescence result (`qtt`; `key` 0: not stored).
+    #[allow(clippy::too_many_arguments)]
+    fn qstore(
+        &mut self,
+        key: u64,
+        depth: i32,
+        best: f64,
+        alpha: f64,
+        beta: f64,
+        mv: Move,
+        eval: f64,
+        ply: usize,
+    ) {
+        if key == 0 {
+            return;
+        }
+        if let Some(t) = self.tt.as_mut() {
+            let bound = Bound::of(best, alpha, beta);
+            let mv = if bound == Bound::Upper {
+                Move::NULL
+            } else {
+                mv
+            };
+            t.store(key, depth, to_tt(best, ply), bound, mv, eval);
+        }
     }
 
     /// The legal decisions of `g` with ordering scores (only tactical ones
