@@ -34,6 +34,15 @@ const MIDDLEGAMES: [&str; 4] = [
     "2rq1rk1/pb1nbppp/1p2pn2/2pp4/2PP4/1PN1PN2/PB2BPPP/2RQ1RK1 w - - 0 11",
 ];
 
+/// Chess positions and the move that wins (a capture, mates in 1-3).
+const CHESS_TACTICS: [(&str, &str); 5] = [
+    ("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", "Rxd5"),
+    ("r5k1/8/8/8/8/8/5PPP/6K1 b - - 0 1", "Ra1#"),
+    ("1k6/ppp5/8/8/8/8/5PPP/3R2K1 w - - 0 1", "Rd8#"),
+    ("6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1", "Rg1+"),
+    ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", "Ra6+"),
+];
+
 fn best_san<G: Evaluate>(g: &G, spec: &str) -> String {
     g.san(search(g, spec).best)
 }
@@ -118,13 +127,7 @@ fn delta_pruning_saves_quiescence_nodes_and_keeps_the_tactics() {
         off += search(&g, "search:depth=6,delta=0").nodes;
     }
     assert!(on < off, "nodes {on} with delta pruning, {off} without");
-    for (fen, best) in [
-        ("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", "Rxd5"),
-        ("r5k1/8/8/8/8/8/5PPP/6K1 b - - 0 1", "Ra1#"),
-        ("1k6/ppp5/8/8/8/8/5PPP/3R2K1 w - - 0 1", "Rd8#"),
-        ("6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1", "Rg1+"),
-        ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", "Ra6+"),
-    ] {
+    for (fen, best) in CHESS_TACTICS {
         let g = chess(fen);
         assert_eq!(best_san(&g, "search:nodes=5000,delta=1"), best, "{fen}");
     }
@@ -684,13 +687,7 @@ fn quiescence_results_in_the_table_keep_the_value() {
 /// found; outside chess (no `prune`) it changes nothing.
 #[test]
 fn corrected_static_values_keep_the_tactics() {
-    for (fen, best) in [
-        ("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", "Rxd5"),
-        ("r5k1/8/8/8/8/8/5PPP/6K1 b - - 0 1", "Ra1#"),
-        ("1k6/ppp5/8/8/8/8/5PPP/3R2K1 w - - 0 1", "Rd8#"),
-        ("6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1", "Rg1+"),
-        ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", "Ra6+"),
-    ] {
+    for (fen, best) in CHESS_TACTICS {
         let g = chess(fen);
         assert_eq!(best_san(&g, "search:nodes=20000,corr=1"), best, "{fen}");
     }
