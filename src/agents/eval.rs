@@ -65,6 +65,12 @@ pub const SEARCH_DEFAULTS: SearchDefaults = SearchDefaults {
     keep: false,
 };
 
+/// The common defaults with the table kept between a game's moves.
+const KEEP_DEFAULTS: SearchDefaults = SearchDefaults {
+    keep: true,
+    ..SEARCH_DEFAULTS
+};
+
 /// What an agent needs from a variant beyond [`Game`]: an optional
 /// evaluation term for variant state the board does not show.
 pub trait Evaluate: Game {
@@ -112,10 +118,7 @@ impl Evaluate for Fluky {
     /// The table kept between the moves of a game (`keep`: 0.5225
     /// [0.505, 0.540] over 400 paired games at 10,000 nodes).
     fn search_defaults(&self) -> SearchDefaults {
-        SearchDefaults {
-            keep: true,
-            ..SEARCH_DEFAULTS
-        }
+        KEEP_DEFAULTS
     }
 }
 impl Evaluate for Gardner {}
@@ -200,10 +203,7 @@ impl Evaluate for Cubic {
     /// The table kept between the moves of a game (`keep`: 0.566
     /// [0.533, 0.599] over 400 paired games at 20,000 nodes).
     fn search_defaults(&self) -> SearchDefaults {
-        SearchDefaults {
-            keep: true,
-            ..SEARCH_DEFAULTS
-        }
+        KEEP_DEFAULTS
     }
 }
 
@@ -211,10 +211,7 @@ impl Evaluate for CubicCheckers {
     /// The table kept between the moves of a game (`keep`: 0.549
     /// [0.515, 0.583] over 400 paired games at 20,000 nodes).
     fn search_defaults(&self) -> SearchDefaults {
-        SearchDefaults {
-            keep: true,
-            ..SEARCH_DEFAULTS
-        }
+        KEEP_DEFAULTS
     }
     /// Cubes by the jumps that remove them (P 1 … R 4); cubes jumped in the
     /// move in progress and the capture the side to move is about to make

@@ -4,7 +4,8 @@
 //! structure the evaluation misjudges (a blocked centre, a weak square
 //! complex) is misjudged the same way in every position that has it.
 
-use crate::board::{Color, Position, Role};
+use super::eval::structure::{pawn_sets, pawn_slot};
+use crate::board::Position;
 
 const BITS: u32 = 14;
 /// The largest weight of one update, out of [`SCALE`].
@@ -33,12 +34,7 @@ impl Correction {
     }
 
     fn slot(p: &Position) -> usize {
-        let pawns = p.by_role(Role::Pawn);
-        let w = (pawns & p.by_color(Color::White)).0;
-        let b = (pawns & p.by_color(Color::Black)).0;
-        let mix = w.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-        let h = (mix.rotate_left(23).wrapping_mul(0x1656_67B1_9E37_79F9) >> (64 - BITS)) as usize;
-        ((p.turn() as usize) << BITS) | h
+        ((p.turn() as usize) << BITS) | pawn_slot(pawn_sets(p), 23, BITS)
     }
 
     /// The correction of `p`'s static value for the side to move.

@@ -791,8 +791,8 @@ impl Engine {
         self.moves[ply] = buf;
         // What the search found the corrected static value off by, where
         // the bound says so and a quiet move (or none) decided (`corr`).
+        let bound = Bound::of(best, alpha0, beta);
         if self.use_corr && have_static && !in_check && best.abs() < MATE_BOUND {
-            let bound = Bound::of(best, alpha0, beta);
             let quiet = best_move.is_null() || !is_tactical(pos, best_move);
             if quiet
                 && !(bound == Bound::Lower && best <= static_eval)
@@ -801,15 +801,31 @@ impl Engine {
                 self.corr.update(pos, depth, best - static_eval);
             }
         }
+        self.store_result(key, depth, best, bound, best_move, known_eval, ply);
+        best
+    }
+
+    /// Stores a node's result in the table, if there is one: its best
+    /// move unless every move failed low, and its static value `eval`
+    /// (NaN when not known).
+    #[allow(clippy::too_many_arguments)]
+    fn store_result(
+        &mut self,
+        key: u64,
+        depth: i32,
+        best: f64,
+        bound: Bound,
+        best_move: Move,
+        eval: f64,
+        ply: usize,
+    ) {
         if let Some(t) = self.tt.as_mut() {
-            let bound = Bound::of(best, alpha0, beta);
             let mv = if bound == Bound::Upper {
                 Move::NULL
             } else {
                 best_move
             };
-            t.store(key, depth, to_tt(best, ply), bound, mv, known_eval);
+            t.store(key, depth, to_tt(best, ply), bound, mv, eval);
         }
-        best
     }
 }

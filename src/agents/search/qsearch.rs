@@ -3,7 +3,7 @@
 use super::ordering::{is_tactical, Context};
 use super::threats::{king_in_two, takes_in_two};
 use super::tt::Bound;
-use super::{from_tt, to_tt, Engine, EPS, INF, MATE, QS_EVASIONS, QS_MAX};
+use super::{from_tt, Engine, EPS, INF, MATE, QS_EVASIONS, QS_MAX};
 use crate::agents::eval::Evaluate;
 use crate::board::{Move, MoveKind, MoveList, Role};
 use crate::variants::{Node, Player};
@@ -27,20 +27,10 @@ impl Engine {
         let alpha0 = alpha;
         // The table (`qtt`): a result of this depth or deeper that cuts,
         // else the static value and best capture stored with it.
-        let key = if self.params.qtt && self.tt.is_some() {
-            g.search_key()
-        } else {
-            0
-        };
+        let key = (self.params.qtt && self.tt.is_some()).then(|| g.search_key());
         let mut known_eval = f64::NAN;
         let mut tt_move = Move::NULL;
-        if let Some(h) = self
-            .params
-            .qtt
-            .then_some(())
-            .and(self.tt.as_ref())
-            .and_then(|t| t.probe(key))
-        {
+        if let Some(h) = key.and_then(|k| self.tt.as_ref()?.probe(k)) {
             let v = from_tt(h.value, ply);
             if h.depth >= depth && h.bound.cuts(v, alpha, beta) && beta - alpha <= 1.5 * EPS {
                 return v;
@@ -73,7 +63,10 @@ impl Engine {
             }
             best = known_eval + self.correction(g, false);
             if best >= beta || depth <= -QS_MAX {
-                self.qstore(key, depth, best, alpha0, beta, Move::NULL, known_eval, ply);
+                if let Some(key) = key {
+                    let bound = Bound::of(best, alpha0, beta);
+                    self.store_result(key, depth, best, bound, Move::NULL, known_eval, ply);
+                }
                 return best;
             }
             alpha = alpha.max(best);
@@ -105,10 +98,8 @@ impl Engine {
             }
             let mut child = g.clone();
             child.search_play(m);
-            if key != 0 {
-                if let Some(t) = self.tt.as_ref() {
-                    t.prefetch(child.search_key());
-                }
+            if let (Some(_), Some(t)) = (key, self.tt.as_ref()) {
+                t.prefetch(child.search_key());
             }
             let v = self.node(&child, depth - 1, alpha, beta, me, ply + 1, 0);
             if self.stopped {
@@ -127,35 +118,11 @@ impl Engine {
             }
         }
         self.moves[ply] = buf;
-        self.qstore(key, depth, best, alpha0, beta, best_move, known_eval, ply);
+        if let Some(key) = key {
+            let bound = Bound::of(best, alpha0, beta);
+            self.store_result(key, depth, best, bound, best_move, known_eval, ply);
+        }
         best
-    }
-
-    /// Stores a quiescence result (`qtt`; `key` 0: not stored).
-    #[allow(clippy::too_many_arguments)]
-    fn qstore(
-        &mut self,
-        key: u64,
-        depth: i32,
-        best: f64,
-        alpha: f64,
-        beta: f64,
-        mv: Move,
-        eval: f64,
-        ply: usize,
-    ) {
-        if key == 0 {
-            return;
-        }
-        if let Some(t) = self.tt.as_mut() {
-            let bound = Bound::of(best, alpha, beta);
-            let mv = if bound == Bound::Upper {
-                Move::NULL
-            } else {
-                mv
-            };
-            t.store(key, depth, to_tt(best, ply), bound, mv, eval);
-        }
     }
 
     /// The legal decisions of `g` with ordering scores (only tactical ones

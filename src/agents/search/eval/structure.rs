@@ -325,6 +325,25 @@ pub(crate) struct PawnCache {
     entries: Vec<PawnTerms>,
 }
 
+/// Each colour's pawns (White, Black): what keys a pawn structure.
+#[inline]
+pub(crate) fn pawn_sets(p: &Position) -> [u64; 2] {
+    let pawns = p.by_role(Role::Pawn);
+    [
+        (pawns & p.by_color(Color::White)).0,
+        (pawns & p.by_color(Color::Black)).0,
+    ]
+}
+
+/// A `bits`-bit slot for the pawn structure `key` ([`pawn_sets`]); tables
+/// pass their own `rotate` so that their slots are not the same hash.
+#[inline]
+pub(crate) fn pawn_slot(key: [u64; 2], rotate: u32, bits: u32) -> usize {
+    let mix =
+        key[0].wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ key[1].wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    (mix.rotate_left(rotate).wrapping_mul(0x1656_67B1_9E37_79F9) >> (64 - bits)) as usize
+}
+
 /// Entries of a [`PawnCache`] (80 bytes each: 80 KiB).
 const PAWN_CACHE_BITS: u32 = 10;
 
@@ -332,19 +351,11 @@ impl PawnCache {
     /// The pawn terms of `p` with the weights `w`, which must be the same
     /// at every call (the cache does not key on them).
     pub(crate) fn get(&mut self, p: &Position, w: &StructureWeights) -> PawnTerms {
-        let pawns = p.by_role(Role::Pawn);
-        let key = [
-            (pawns & p.by_color(Color::White)).0,
-            (pawns & p.by_color(Color::Black)).0,
-        ];
+        let key = pawn_sets(p);
         if self.entries.is_empty() {
             self.entries = vec![PawnTerms::default(); 1 << PAWN_CACHE_BITS];
         }
-        let mix =
-            key[0].wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ key[1].wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-        let slot = (mix.rotate_left(17).wrapping_mul(0x1656_67B1_9E37_79F9)
-            >> (64 - PAWN_CACHE_BITS)) as usize;
-        let e = &mut self.entries[slot];
+        let e = &mut self.entries[pawn_slot(key, 17, PAWN_CACHE_BITS)];
         if e.pawns != key {
             *e = PawnTerms::of(p, w);
         }
