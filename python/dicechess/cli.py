@@ -278,6 +278,8 @@ def _cmd_study(args: argparse.Namespace) -> int:
         return 130
     if study.results["resumed"]:
         print(f"resumed: {', '.join(study.results['resumed'])} (from {out / 'raw'})")
+    for v, stale in study.results["replayed_stale"].items():
+        print(f"replayed: {v} (its saved games are another build's: {stale[0]} differs)")
     print(markdown_table(*summary_rows(study.results)))
     for p in write_report(study, out, force=True):
         print(f"wrote {p}")

@@ -305,6 +305,28 @@ def test_a_rerun_resumes_from_the_raw_games(tmp_path: Path) -> None:
     assert saved["config"]["seed"] == 9
 
 
+def test_saved_games_another_build_plays_differently_are_replayed(tmp_path: Path) -> None:
+    first = run_study(_tiny(variants=["chess"]), progress=False, out=tmp_path)
+    path = tmp_path / "raw" / "chess.json"
+    saved = json.loads(path.read_text())
+    # As if another engine had played the first pair of one matchup: its
+    # stronger rung lost where this build wins (or the other way round).
+    matchup = saved["raw"]["families"]["search"]["matchups"][-1]
+    matchup["scores"][0][0] = 1.0 - matchup["scores"][0][0]
+    path.write_text(json.dumps(saved))
+    again = run_study(_tiny(variants=["chess"]), progress=False, out=tmp_path)
+    assert again.results["resumed"] == []
+    rungs = saved["raw"]["families"]["search"]["rungs"]
+    assert again.results["replayed_stale"] == {
+        "chess": [f"{rungs[matchup['i']]} vs {rungs[matchup['j']]}"]
+    }
+    # Replayed by this build: its own games, saved again and then reused.
+    assert again.raw["chess"]["families"] == first.raw["chess"]["families"]
+    third = run_study(_tiny(variants=["chess"]), progress=False, out=tmp_path)
+    assert third.results["resumed"] == ["chess"]
+    assert third.results["replayed_stale"] == {}
+
+
 def test_config_errors() -> None:
     for bad, message in (
         ({"variants": ["nope"]}, "unknown variant"),

@@ -329,6 +329,16 @@ def build_blocks(study: Study, plots: dict[str, tuple[Path, str]]) -> list[Block
                 if res["resumed"]
                 else ""
             )
+            + (
+                " (replayed, their saved games being another build's: "
+                + "; ".join(
+                    f"{v}, {len(m)} matchup(s) differing, e.g. {m[0]}"
+                    for v, m in res["replayed_stale"].items()
+                )
+                + ")"
+                if res.get("replayed_stale")
+                else ""
+            )
             + ".",
         ),
         ("p", HOW_TO_READ),

@@ -9,7 +9,8 @@ Every number is reproducible from the seed: each part of each variant gets
 its own seed derived from ``(seed, variant, part)``, so a variant's numbers
 do not depend on which other variants run, on the thread count or on the
 backend. Each variant's raw games are written as soon as it finishes
-(``raw/<variant>.json``) and a rerun with the same options reuses them.
+(``raw/<variant>.json``) and a rerun with the same options reuses them
+once the first pair of each matchup replays as saved.
 """
 
 from __future__ import annotations
@@ -69,10 +70,20 @@ def _white_scores(p0: np.ndarray, colour: np.ndarray) -> np.ndarray:
     return np.where(colour == 0, p0, 1.0 - p0)
 
 
-def _matchup(v: str, cfg: StudyConfig, fam: str, specs: list[str], i: int, j: int) -> dict:
+def _matchup(
+    v: str,
+    cfg: StudyConfig,
+    fam: str,
+    specs: list[str],
+    i: int,
+    j: int,
+    pairs: int | None = None,
+) -> dict:
     """Pairs between rungs ``i`` (stronger) and ``j`` on common dice: the
-    stronger rung's and White's score in each game, and the game lengths."""
-    n = cfg.pairs_for(fam, i - j)
+    stronger rung's and White's score in each game, and the game lengths.
+    ``pairs``: only the first pairs (a pair's games do not depend on how
+    many are played)."""
+    n = cfg.pairs_for(fam, i - j) if pairs is None else pairs
     r = paired_games(
         v,
         (specs[i], specs[j]),
@@ -266,6 +277,27 @@ def load_raw(out: Path | None, v: str, cfg: StudyConfig) -> dict[str, Any] | Non
     return raw
 
 
+def stale_matchups(v: str, cfg: StudyConfig, raw: dict[str, Any]) -> list[str]:
+    """The matchups of saved raw games whose first pair this build plays
+    differently (empty when every first pair replays as saved).
+
+    The options alone cannot tell whether saved games are still the agents'
+    games: a change to the engine or the rules since they were played
+    changes them too. Each matchup's first pair is replayed (its seed and
+    opening do not depend on the number of pairs) and compared with the
+    saved one, result and length of both games: about one pair in a hundred
+    of the variant's ladder games."""
+    stale = []
+    for fam, ladder in raw["families"].items():
+        specs = ladder["rungs"]
+        for saved in ladder["matchups"]:
+            i, j = saved["i"], saved["j"]
+            again = _matchup(v, cfg, fam, specs, i, j, pairs=1)
+            if any(again[k][0] != saved[k][0] for k in ("scores", "white", "plies")):
+                stale.append(f"{specs[i]} vs {specs[j]}")
+    return stale
+
+
 def save_raw(out: Path, v: str, cfg: StudyConfig, raw: dict[str, Any]) -> Path:
     """Writes a finished variant's raw games (atomically: a Ctrl-C while
     writing leaves no half file)."""
@@ -289,7 +321,9 @@ def run_study(
     the variants and one over the current variant's parts (default: on).
     ``out``: a directory where each variant's raw games are written as soon
     as it finishes (``raw/<variant>.json``); variants already there from a run
-    with the same options are reused, so an interrupted study resumes.
+    with the same options are reused, so an interrupted study resumes, unless
+    this build plays a matchup's first pair differently (another engine or
+    rules: the variant is replayed and listed in ``results["replayed_stale"]``).
     Ctrl-C stops the study and returns the variants finished so far, with
     ``results["interrupted"]`` true."""
     cfg = config or StudyConfig()
@@ -309,10 +343,17 @@ def run_study(
     t0 = time.perf_counter()
     raws: dict[str, dict[str, Any]] = {}
     resumed: list[str] = []
+    replayed: dict[str, list[str]] = {}
     interrupted = False
     try:
         for v in cfg.variants:
             raw = load_raw(out, v, cfg)
+            if raw is not None:
+                stale = stale_matchups(v, cfg, raw)
+                if stale:
+                    # Saved by another engine or rules: replayed, and said so.
+                    replayed[v] = stale
+                    raw = None
             if raw is not None:
                 resumed.append(v)
             else:
@@ -361,6 +402,7 @@ def run_study(
         # The games' own time when they were played (also for reused variants).
         "seconds_played": float(sum(sum(r.get("seconds", {}).values()) for r in raws.values())),
         "resumed": resumed,
+        "replayed_stale": replayed,
         "interrupted": interrupted,
         **_measure(raws, cfg, show),
     }
