@@ -699,13 +699,41 @@ fn corrected_static_values_keep_the_tactics() {
     );
     assert_ne!((a.best, a.value.to_bits()), (b.best, b.value.to_bits()));
     // ... and the same ones where the variant does not prune.
+    assert_same_fluky_search("corr=1", "corr=0");
+}
+
+/// The options `a` and `b` search the same tree in Fluky, where chess's
+/// pruning is off (3,000 nodes from the start).
+fn assert_same_fluky_search(a: &str, b: &str) {
     let g = Fluky::new("fluky", &opts(&[])).unwrap();
     let (a, b) = (
-        search(&g, "search:nodes=3000,corr=1"),
-        search(&g, "search:nodes=3000"),
+        search(&g, &format!("search:nodes=3000,{a}")),
+        search(&g, &format!("search:nodes=3000,{b}")),
     );
     assert_eq!(
         (a.best, a.value.to_bits(), a.nodes),
         (b.best, b.value.to_bits(), b.nodes)
     );
+}
+
+/// Singular extensions (`singular=1`, with `prune`): the
+/// tactics stand, the trees in chess differ from `singular=0`, and where
+/// the variant does not prune nothing does.
+#[test]
+fn singular_extensions_keep_the_tactics() {
+    for (fen, best) in CHESS_TACTICS {
+        let g = chess(fen);
+        assert_eq!(best_san(&g, "search:nodes=20000,singular=1"), best, "{fen}");
+    }
+    let mut changed = 0;
+    for fen in MIDDLEGAMES {
+        let g = chess(fen);
+        let (a, b) = (
+            search(&g, "search:depth=9,singular=1"),
+            search(&g, "search:depth=9,singular=0"),
+        );
+        changed += (a.nodes != b.nodes) as usize;
+    }
+    assert!(changed > 0, "singular=0 searched the same trees");
+    assert_same_fluky_search("singular=1", "singular=0");
 }

@@ -81,6 +81,13 @@ const IIR_DEPTH: i32 = 4;
 /// Null-move pruning in chess (`prune`): the static value's excess over
 /// beta that reduces one decision more (at most three).
 const NMP_EVAL_STEP: f64 = 200.0;
+/// Singular extensions (`singular`): from this depth, with a table entry
+/// at most this much shallower.
+const SE_DEPTH: i32 = 6;
+const SE_TT_SLACK: i32 = 3;
+/// How far below the table move's value (centipawns per depth) another
+/// move must stay for the table move to be singular.
+const SE_MARGIN: f64 = 3.0;
 
 /// What the late-move reduction of a reducible move (quiet, out of check)
 /// reads in chess (`prune`): its ordering score and whether its mover's
@@ -187,6 +194,9 @@ pub struct Engine {
     /// The static value of each ply's decision node for its mover (NaN
     /// when in check), for `improving`.
     static_evals: Vec<f64>,
+    /// The move each ply's decision leaves out while it tests whether that
+    /// move is singular (null: none).
+    excluded: Vec<Move>,
     /// The best root move of the iteration in progress, once searched.
     root_best: Option<(Move, f64)>,
     /// `hexpand`, `qmate` and `futility` of the current search: the
@@ -233,6 +243,7 @@ impl Engine {
             played: vec![Move::NULL; MAX_PLY + 1],
             cont_keys: vec![NO_KEY; MAX_PLY + 1],
             static_evals: vec![f64::NAN; MAX_PLY + 1],
+            excluded: vec![Move::NULL; MAX_PLY + 1],
             root_best: None,
         }
     }
@@ -419,7 +430,7 @@ impl Engine {
             child.search_play(m);
             self.played[0] = m;
             self.cont_keys[0] = self.cont_key(g, m);
-            let v = self.child_value(&child, depth, i, None, alpha, beta, me, 0);
+            let v = self.child_value(&child, depth, i, None, false, alpha, beta, me, 0);
             if self.stopped {
                 return best.max(-INF);
             }
@@ -447,6 +458,7 @@ impl Engine {
         depth: i32,
         index: usize,
         reduce: Option<Reduce>,
+        singular: bool,
         alpha: f64,
         beta: f64,
         me: Player,
@@ -456,9 +468,8 @@ impl Engine {
         // Only when the checked side must answer (in Random Move Number
         // Chess the checking player may move again: no extension).
         let answer = matches!(child.node(), Node::Decision(p) if p != me);
-        let ext =
-            (self.params.check_ext && gives_check && answer && (ply as i32) < 2 * self.root_depth)
-                as i32;
+        let ext = ((self.params.check_ext && gives_check && answer || singular)
+            && (ply as i32) < 2 * self.root_depth) as i32;
         let nd = depth - 1 + ext;
         let mut r = 0;
         let lmr = self.params.lmr && depth >= 3 && index >= 3 && !gives_check;
@@ -580,6 +591,11 @@ impl Engine {
         let mut tt_move = Move::NULL;
         // The static value, when the table has it or this node works it out.
         let mut known_eval = f64::NAN;
+        // Testing whether the excluded move is singular: the table's
+        // result counts that move, so it neither cuts nor is replaced.
+        let excluded = self.excluded[ply];
+        let testing = !excluded.is_null();
+        let mut tt_hit = None;
         if let Some(h) = self.tt.as_ref().and_then(|t| t.probe(key)) {
             tt_move = h.mv;
             known_eval = h.eval;
@@ -588,9 +604,10 @@ impl Engine {
                     || known_eval.to_bits() == self.eval.static_value(g, me).to_bits()
             );
             let v = from_tt(h.value, ply);
-            if !pv_node && h.depth >= depth && h.bound.cuts(v, alpha, beta) {
+            if !pv_node && !testing && h.depth >= depth && h.bound.cuts(v, alpha, beta) {
                 return v;
             }
+            tt_hit = Some((v, h.depth, h.bound));
         }
         // Without a table move the ordering is a guess: search one
         // decision less (`iir`, chess); the next visit has the move.
@@ -631,7 +648,13 @@ impl Engine {
         {
             return static_eval;
         }
-        if self.params.nmp && !pv_node && !in_check && depth >= 3 && beta.abs() < MATE_BOUND {
+        if self.params.nmp
+            && !pv_node
+            && !testing
+            && !in_check
+            && depth >= 3
+            && beta.abs() < MATE_BOUND
+        {
             // Not with king and pawns only (zugzwang).
             let pos = g.position();
             let pieces =
@@ -665,6 +688,33 @@ impl Engine {
             }
         }
 
+        // Singular extensions (`singular`, with `prune`): when no other
+        // move comes near the table move's lower bound in a reduced
+        // search, the table move is searched one decision deeper; when
+        // another also beats beta, the node fails high at once.
+        let mut singular = false;
+        if let Some((v, tt_depth, bound)) =
+            tt_hit.filter(|_| self.prune && self.params.singular && !testing && depth >= SE_DEPTH)
+        {
+            if !tt_move.is_null()
+                && tt_depth >= depth - SE_TT_SLACK
+                && bound != Bound::Upper
+                && v.abs() < MATE_BOUND
+            {
+                let s_beta = v - SE_MARGIN * depth as f64;
+                self.excluded[ply] = tt_move;
+                let sv = self.decision(g, (depth - 1) / 2, s_beta - EPS, s_beta, me, ply);
+                self.excluded[ply] = Move::NULL;
+                if self.stopped {
+                    return 0.0;
+                }
+                if sv < s_beta {
+                    singular = true;
+                } else if s_beta >= beta {
+                    return s_beta;
+                }
+            }
+        }
         let mut buf = std::mem::take(&mut self.moves[ply]);
         let prev = if ply > 0 {
             self.played[ply - 1]
@@ -693,6 +743,10 @@ impl Engine {
         let mut i = 0;
         while i < buf.len() {
             let m = self.heur.pick(pos, &mut buf, i);
+            if m == excluded {
+                i += 1;
+                continue;
+            }
             let reducible = !in_check && !is_tactical(pos, m);
             // A late quiet move near the leaves, or one that cannot lift
             // the static value to alpha, is not searched unless it may
@@ -770,7 +824,8 @@ impl Engine {
                 order_score: buf[i].0,
                 improving,
             });
-            let v = self.child_value(&child, depth, i, reduce, alpha, beta, me, ply);
+            let extend = singular && m == tt_move;
+            let v = self.child_value(&child, depth, i, reduce, extend, alpha, beta, me, ply);
             if self.stopped {
                 self.moves[ply] = buf;
                 return 0.0;
@@ -792,7 +847,7 @@ impl Engine {
         // What the search found the corrected static value off by, where
         // the bound says so and a quiet move (or none) decided (`corr`).
         let bound = Bound::of(best, alpha0, beta);
-        if self.use_corr && have_static && !in_check && best.abs() < MATE_BOUND {
+        if self.use_corr && have_static && !in_check && !testing && best.abs() < MATE_BOUND {
             let quiet = best_move.is_null() || !is_tactical(pos, best_move);
             if quiet
                 && !(bound == Bound::Lower && best <= static_eval)
@@ -801,7 +856,9 @@ impl Engine {
                 self.corr.update(pos, depth, best - static_eval);
             }
         }
-        self.store_result(key, depth, best, bound, best_move, known_eval, ply);
+        if !testing {
+            self.store_result(key, depth, best, bound, best_move, known_eval, ply);
+        }
         best
     }
 
