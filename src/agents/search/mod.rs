@@ -693,26 +693,28 @@ impl Engine {
         // search, the table move is searched one decision deeper; when
         // another also beats beta, the node fails high at once.
         let mut singular = false;
-        if let Some((v, tt_depth, bound)) =
-            tt_hit.filter(|_| self.prune && self.params.singular && !testing && depth >= SE_DEPTH)
-        {
-            if !tt_move.is_null()
+        let candidate = tt_hit.filter(|&(v, tt_depth, bound)| {
+            self.prune
+                && self.params.singular
+                && !testing
+                && depth >= SE_DEPTH
+                && !tt_move.is_null()
                 && tt_depth >= depth - SE_TT_SLACK
                 && bound != Bound::Upper
                 && v.abs() < MATE_BOUND
-            {
-                let s_beta = v - SE_MARGIN * depth as f64;
-                self.excluded[ply] = tt_move;
-                let sv = self.decision(g, (depth - 1) / 2, s_beta - EPS, s_beta, me, ply);
-                self.excluded[ply] = Move::NULL;
-                if self.stopped {
-                    return 0.0;
-                }
-                if sv < s_beta {
-                    singular = true;
-                } else if s_beta >= beta {
-                    return s_beta;
-                }
+        });
+        if let Some((v, _, _)) = candidate {
+            let s_beta = v - SE_MARGIN * depth as f64;
+            self.excluded[ply] = tt_move;
+            let sv = self.decision(g, (depth - 1) / 2, s_beta - EPS, s_beta, me, ply);
+            self.excluded[ply] = Move::NULL;
+            if self.stopped {
+                return 0.0;
+            }
+            if sv < s_beta {
+                singular = true;
+            } else if s_beta >= beta {
+                return s_beta;
             }
         }
         let mut buf = std::mem::take(&mut self.moves[ply]);
