@@ -716,20 +716,20 @@ fn assert_same_fluky_search(a: &str, b: &str) {
     );
 }
 
-/// Singular extensions (`singular=1`, with `prune`): the
+/// Singular extensions (on by default, with `prune`): the
 /// tactics stand, the trees in chess differ from `singular=0`, and where
 /// the variant does not prune nothing does.
 #[test]
 fn singular_extensions_keep_the_tactics() {
     for (fen, best) in CHESS_TACTICS {
         let g = chess(fen);
-        assert_eq!(best_san(&g, "search:nodes=20000,singular=1"), best, "{fen}");
+        assert_eq!(best_san(&g, "search:nodes=20000"), best, "{fen}");
     }
     let mut changed = 0;
     for fen in MIDDLEGAMES {
         let g = chess(fen);
         let (a, b) = (
-            search(&g, "search:depth=9,singular=1"),
+            search(&g, "search:depth=9"),
             search(&g, "search:depth=9,singular=0"),
         );
         changed += (a.nodes != b.nodes) as usize;

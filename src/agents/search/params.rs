@@ -201,9 +201,8 @@ pub struct Params {
     /// With `prune`: singular extensions. A table move whose stored lower
     /// bound no other move comes near in a reduced search is searched one
     /// decision deeper; when another move also beats beta, the node cuts
-    /// (multi-cut). Off by default until the full test suite has run with
-    /// it on: 0.552 [0.524, 0.580] over 1,200 paired games at 20,000 nodes
-    /// (docs/search.md).
+    /// (multi-cut). On by default since 2026-12-06: 0.552 [0.524, 0.580]
+    /// over 1,200 paired games at 20,000 nodes (docs/search.md).
     pub singular: bool,
     /// With `prune`: static values are corrected by how far searches of
     /// positions with the same pawns found them off (correction history).
@@ -257,7 +256,7 @@ impl Default for Params {
             keep: None,
             qtt: false,
             corr: false,
-            singular: false,
+            singular: true,
         }
     }
 }
