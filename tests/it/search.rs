@@ -3,7 +3,7 @@
 //! search with and without table equals a plain expectimax at fixed depth),
 //! determinism of node budgets, and spec errors.
 
-use crate::common::{apply_named, search};
+use crate::common::{apply_named, search, walk_random_game};
 use dicechess::agents::search::eval::Evaluator;
 use dicechess::agents::search::{terminal_value, Engine, Params, MATE};
 use dicechess::agents::{eval::Evaluate, Agent, AgentSpec};
@@ -326,6 +326,19 @@ fn pruned_search_with_and_without_table_equals_plain_expectimax() {
     let mut v = Vegas::new(&opts(&[("fen", "4k3/8/8/3q4/8/8/4P3/3RK3 w - - 0 1")])).unwrap();
     apply_named(&mut v, "PN");
     check_exact(&v, 2);
+    // Rolls with the optional face: passing is one of the decisions, at
+    // the root and below it (it is `Move::NULL`, which the search must not
+    // mistake for "no move left out"; it did from 3bbdbac to 83e3e35).
+    for fen in [
+        "4k3/8/8/3q4/8/8/4P3/3RK3 w - - 0 1",
+        // Every move of Black's king leaves the centre: after a roll
+        // with the optional face, its best reply is the pass.
+        "8/8/5N2/8/3k1P2/8/8/4K3 w - - 0 1",
+    ] {
+        let mut v = Vegas::new(&opts(&[("fen", fen)])).unwrap();
+        apply_named(&mut v, "P*");
+        check_exact(&v, 2);
+    }
     let mut r =
         RandomMoveNumber::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1 throw 0 0 wb 566 2", 1000)
             .unwrap();
@@ -607,7 +620,7 @@ fn compare_futility<G: Evaluate>(
     depths: &[u32],
     totals: &mut (u32, u64, u64),
 ) {
-    crate::common::walk_random_game(g, seed, 0, |g, step| {
+    walk_random_game(g, seed, 0, |g, step| {
         if step >= 60 || step % 10 != 9 || !matches!(g.node(), Node::Decision(_)) {
             return;
         }
@@ -672,7 +685,7 @@ fn quiescence_results_in_the_table_keep_the_value() {
     // A decision state of a random game's middle, in two dice variants.
     fn middle<G: Game + Clone>(mut g: G) -> G {
         let mut at = None;
-        crate::common::walk_random_game(&mut g, 2, 0, |s, step| {
+        walk_random_game(&mut g, 2, 0, |s, step| {
             if at.is_none() && step >= 20 && matches!(s.node(), Node::Decision(_)) {
                 at = Some(s.clone());
             }
