@@ -349,6 +349,9 @@ def run_study(
         for v in cfg.variants:
             raw = load_raw(out, v, cfg)
             if raw is not None:
+                # Replaying the first pairs takes seconds to a minute.
+                if outer is not None:
+                    outer.set_postfix_str(f"{v}: checking saved games")
                 stale = stale_matchups(v, cfg, raw)
                 if stale:
                     # Saved by another engine or rules: replayed, and said so.
@@ -381,6 +384,7 @@ def run_study(
                     save_raw(out, v, cfg, raw)
             raws[v] = raw
             if outer is not None:
+                outer.set_postfix_str("")
                 outer.update(1)
     except KeyboardInterrupt:
         interrupted = True
