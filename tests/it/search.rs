@@ -323,20 +323,18 @@ fn pruned_search_with_and_without_table_equals_plain_expectimax() {
         .unwrap(),
         2,
     );
-    let mut v = Vegas::new(&opts(&[("fen", "4k3/8/8/3q4/8/8/4P3/3RK3 w - - 0 1")])).unwrap();
-    apply_named(&mut v, "PN");
-    check_exact(&v, 2);
-    // Rolls with the optional face: passing is one of the decisions, at
-    // the root and below it (it is `Move::NULL`, which the search must not
-    // mistake for "no move left out"; it did from 3bbdbac to 83e3e35).
-    for fen in [
-        "4k3/8/8/3q4/8/8/4P3/3RK3 w - - 0 1",
+    // Rolls with the optional face (`*`): passing is one of the decisions,
+    // at the root and below it (it is `Move::NULL`, which the search must
+    // not mistake for "no move left out"; it did from 3bbdbac to 83e3e35).
+    for (fen, roll) in [
+        ("4k3/8/8/3q4/8/8/4P3/3RK3 w - - 0 1", "PN"),
+        ("4k3/8/8/3q4/8/8/4P3/3RK3 w - - 0 1", "P*"),
         // Every move of Black's king leaves the centre: after a roll
         // with the optional face, its best reply is the pass.
-        "8/8/5N2/8/3k1P2/8/8/4K3 w - - 0 1",
+        ("8/8/5N2/8/3k1P2/8/8/4K3 w - - 0 1", "P*"),
     ] {
         let mut v = Vegas::new(&opts(&[("fen", fen)])).unwrap();
-        apply_named(&mut v, "P*");
+        apply_named(&mut v, roll);
         check_exact(&v, 2);
     }
     let mut r =

@@ -195,8 +195,9 @@ pub struct Engine {
     /// when in check), for `improving`.
     static_evals: Vec<f64>,
     /// The move each ply's decision leaves out while it tests whether that
-    /// move is singular (null: none).
-    excluded: Vec<Move>,
+    /// move is singular. An `Option`, not `Move::NULL` for none: a Vegas
+    /// pass is `Move::NULL`.
+    excluded: Vec<Option<Move>>,
     /// The best root move of the iteration in progress, once searched.
     root_best: Option<(Move, f64)>,
     /// `hexpand`, `qmate` and `futility` of the current search: the
@@ -243,7 +244,7 @@ impl Engine {
             played: vec![Move::NULL; MAX_PLY + 1],
             cont_keys: vec![NO_KEY; MAX_PLY + 1],
             static_evals: vec![f64::NAN; MAX_PLY + 1],
-            excluded: vec![Move::NULL; MAX_PLY + 1],
+            excluded: vec![None; MAX_PLY + 1],
             root_best: None,
         }
     }
@@ -594,7 +595,7 @@ impl Engine {
         // Testing whether the excluded move is singular: the table's
         // result counts that move, so it neither cuts nor is replaced.
         let excluded = self.excluded[ply];
-        let testing = !excluded.is_null();
+        let testing = excluded.is_some();
         let mut tt_hit = None;
         if let Some(h) = self.tt.as_ref().and_then(|t| t.probe(key)) {
             tt_move = h.mv;
@@ -705,9 +706,9 @@ impl Engine {
         });
         if let Some((v, _, _)) = candidate {
             let s_beta = v - SE_MARGIN * depth as f64;
-            self.excluded[ply] = tt_move;
+            self.excluded[ply] = Some(tt_move);
             let sv = self.decision(g, (depth - 1) / 2, s_beta - EPS, s_beta, me, ply);
-            self.excluded[ply] = Move::NULL;
+            self.excluded[ply] = None;
             if self.stopped {
                 return 0.0;
             }
@@ -745,8 +746,7 @@ impl Engine {
         let mut i = 0;
         while i < buf.len() {
             let m = self.heur.pick(pos, &mut buf, i);
-            // (A Vegas pass is `Move::NULL` too: only a test leaves it out.)
-            if testing && m == excluded {
+            if excluded == Some(m) {
                 i += 1;
                 continue;
             }
