@@ -13,7 +13,6 @@ use super::ordering::Context;
 use super::tt::Bound;
 use super::{from_tt, to_tt, Engine, EPS, MATE};
 use crate::agents::eval::Evaluate;
-use crate::board::Move;
 use crate::variants::{cumulative_pick, Action, Node, Outcomes, Player};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -129,7 +128,7 @@ impl Engine {
             } else {
                 (v, bound)
             };
-            t.store(key, depth, to_tt(v0, ply), bound, Move::NULL, f64::NAN);
+            t.store(key, depth, to_tt(v0, ply), bound, None, f64::NAN);
         }
         v
     }
@@ -232,7 +231,7 @@ impl Engine {
         let Node::Decision(p) = child.node() else {
             return (LO, HI);
         };
-        let mut tt_move = Move::NULL;
+        let mut tt_move = None;
         if let Some(t) = self.tt.as_ref() {
             if let Some(h) = t.probe(child.search_key()) {
                 tt_move = h.mv;

@@ -334,7 +334,7 @@ impl Engine {
         }
         let pos = g.position();
         root.sort_by_key(|&m| {
-            let s = self.heur.score(pos, m, Move::NULL, &Context::NONE, 0);
+            let s = self.heur.score(pos, m, None, &Context::NONE, 0);
             std::cmp::Reverse(self.heur.exchange_checked(pos, m, s))
         });
 
@@ -589,7 +589,7 @@ impl Engine {
         }
         let pv_node = beta - alpha > 1.5 * EPS;
         let key = if self.tt.is_some() { g.search_key() } else { 0 };
-        let mut tt_move = Move::NULL;
+        let mut tt_move = None;
         // The static value, when the table has it or this node works it out.
         let mut known_eval = f64::NAN;
         // Testing whether the excluded move is singular: the table's
@@ -612,7 +612,7 @@ impl Engine {
         }
         // Without a table move the ordering is a guess: search one
         // decision less (`iir`, chess); the next visit has the move.
-        if self.prune && self.params.iir && depth >= IIR_DEPTH && tt_move.is_null() {
+        if self.prune && self.params.iir && depth >= IIR_DEPTH && tt_move.is_none() {
             depth -= 1;
         }
         let in_check = g.position().is_check();
@@ -699,14 +699,14 @@ impl Engine {
                 && self.params.singular
                 && !testing
                 && depth >= SE_DEPTH
-                && !tt_move.is_null()
+                && tt_move.is_some()
                 && tt_depth >= depth - SE_TT_SLACK
                 && bound != Bound::Upper
                 && v.abs() < MATE_BOUND
         });
         if let Some((v, _, _)) = candidate {
             let s_beta = v - SE_MARGIN * depth as f64;
-            self.excluded[ply] = Some(tt_move);
+            self.excluded[ply] = tt_move;
             let sv = self.decision(g, (depth - 1) / 2, s_beta - EPS, s_beta, me, ply);
             self.excluded[ply] = None;
             if self.stopped {
@@ -733,7 +733,7 @@ impl Engine {
         }
         let alpha0 = alpha;
         let mut best = -INF;
-        let mut best_move = Move::NULL;
+        let mut best_move = None;
         let pos = g.position();
         // Futility: one decision above the horizon, a move that ends the
         // turn without check leaves the roll to the other player, whose
@@ -827,7 +827,7 @@ impl Engine {
                 order_score: buf[i].0,
                 improving,
             });
-            let extend = singular && m == tt_move;
+            let extend = singular && tt_move == Some(m);
             let v = self.child_value(&child, depth, i, reduce, extend, alpha, beta, me, ply);
             if self.stopped {
                 self.moves[ply] = buf;
@@ -835,7 +835,7 @@ impl Engine {
             }
             if v > best {
                 best = v;
-                best_move = m;
+                best_move = Some(m);
                 if v > alpha {
                     alpha = v;
                     if alpha >= beta {
@@ -851,7 +851,7 @@ impl Engine {
         // the bound says so and a quiet move (or none) decided (`corr`).
         let bound = Bound::of(best, alpha0, beta);
         if self.use_corr && have_static && !in_check && !testing && best.abs() < MATE_BOUND {
-            let quiet = best_move.is_null() || !is_tactical(pos, best_move);
+            let quiet = best_move.is_none_or(|m| !is_tactical(pos, m));
             if quiet
                 && !(bound == Bound::Lower && best <= static_eval)
                 && !(bound == Bound::Upper && best >= static_eval)
@@ -875,16 +875,12 @@ impl Engine {
         depth: i32,
         best: f64,
         bound: Bound,
-        best_move: Move,
+        best_move: Option<Move>,
         eval: f64,
         ply: usize,
     ) {
         if let Some(t) = self.tt.as_mut() {
-            let mv = if bound == Bound::Upper {
-                Move::NULL
-            } else {
-                best_move
-            };
+            let mv = best_move.filter(|_| bound != Bound::Upper);
             t.store(key, depth, to_tt(best, ply), bound, mv, eval);
         }
     }

@@ -181,8 +181,15 @@ impl Heuristics {
     /// The ordering score of `m` at `ply` (higher first), before the
     /// exchange of a capture is checked (see [`Heuristics::exchange_checked`]).
     #[inline(always)]
-    pub fn score(&self, p: &Position, m: Move, tt_move: Move, ctx: &Context, ply: usize) -> i32 {
-        if m == tt_move && !m.is_null() {
+    pub fn score(
+        &self,
+        p: &Position,
+        m: Move,
+        tt_move: Option<Move>,
+        ctx: &Context,
+        ply: usize,
+    ) -> i32 {
+        if tt_move == Some(m) {
             return TT_MOVE;
         }
         if m.is_null() {
@@ -380,7 +387,7 @@ mod tests {
         assert_eq!(counter, reply);
         assert_eq!(h.counter_of(&p, unrelated), Move::NULL);
         let ctx = h.context(&p, prev, [NO_KEY; 2]);
-        let score = |m| h.score(&p, m, Move::NULL, &ctx, 5);
+        let score = |m| h.score(&p, m, None, &ctx, 5);
         assert!(score(killer) > score(reply), "killers first");
         assert!(score(reply) > score(other), "then the countermove");
         assert!(score(other) > 0);
@@ -411,9 +418,8 @@ mod tests {
         for _ in 0..200 {
             h.on_cutoff(&p, good, &ctx, 20, 3, &tried_list);
         }
-        let score = |h: &Heuristics, m, keys| {
-            h.score(&p, m, Move::NULL, &h.context(&p, Move::NULL, keys), 3)
-        };
+        let score =
+            |h: &Heuristics, m, keys| h.score(&p, m, None, &h.context(&p, Move::NULL, keys), 3);
         assert!(score(&h, good, keys) > 0);
         assert!(score(&h, good, keys) <= 2 * CONT_MAX);
         assert!(score(&h, tried, keys) < 0);

@@ -2,7 +2,7 @@
 
 use super::ordering::{is_tactical, Context};
 use super::threats::{king_in_two, takes_in_two};
-use super::tt::Bound;
+use super::tt::{Bound, Hit};
 use super::{from_tt, Engine, EPS, INF, MATE, QS_EVASIONS, QS_MAX};
 use crate::agents::eval::Evaluate;
 use crate::board::{Move, MoveKind, MoveList, Role};
@@ -29,7 +29,7 @@ impl Engine {
         // else the static value and best capture stored with it.
         let key = (self.params.qtt && self.tt.is_some()).then(|| g.search_key());
         let mut known_eval = f64::NAN;
-        let mut tt_move = Move::NULL;
+        let mut tt_move = None;
         if let Some(h) = key.and_then(|k| self.tt.as_ref()?.probe(k)) {
             let v = from_tt(h.value, ply);
             if h.depth >= depth && h.bound.cuts(v, alpha, beta) && beta - alpha <= 1.5 * EPS {
@@ -65,7 +65,7 @@ impl Engine {
             if best >= beta || depth <= -QS_MAX {
                 if let Some(key) = key {
                     let bound = Bound::of(best, alpha0, beta);
-                    self.store_result(key, depth, best, bound, Move::NULL, known_eval, ply);
+                    self.store_result(key, depth, best, bound, None, known_eval, ply);
                 }
                 return best;
             }
@@ -80,7 +80,7 @@ impl Engine {
         // victim, with a margin, cannot lift the stand-pat to alpha.
         let delta = self.params.delta && self.prune && self.heur.use_see && !evasions;
         let stand_pat = best;
-        let mut best_move = Move::NULL;
+        let mut best_move = None;
         for i in 0..buf.len() {
             let m = self.heur.pick(g.position(), &mut buf, i);
             // A capture that loses material by exchange cannot raise the
@@ -108,7 +108,7 @@ impl Engine {
             }
             if v > best {
                 best = v;
-                best_move = m;
+                best_move = Some(m);
                 if v > alpha {
                     alpha = v;
                     if alpha >= beta {
@@ -130,7 +130,7 @@ impl Engine {
     pub(super) fn fill_moves<G: Evaluate>(
         &self,
         g: &G,
-        tt_move: Move,
+        tt_move: Option<Move>,
         ctx: &Context,
         ply: usize,
         tactical_only: bool,
@@ -178,7 +178,7 @@ impl Engine {
                 break;
             }
             match self.tt.as_ref().and_then(|t| t.probe(s.search_key())) {
-                Some(h) if !h.mv.is_null() => m = h.mv,
+                Some(Hit { mv: Some(next), .. }) => m = next,
                 _ => break,
             }
         }

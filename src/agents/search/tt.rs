@@ -58,6 +58,7 @@ struct Entry {
     /// later visit need not evaluate the board again.
     eval: f64,
     generation: u16,
+    /// The best move, or [`NO_MOVE`] for none.
     mv: Move,
     depth: i16,
     bound: Bound,
@@ -65,12 +66,17 @@ struct Entry {
 
 const _: () = assert!(std::mem::size_of::<Entry>() == 32);
 
+/// An entry's move when it has none. Not [`Move::NULL`]: that is a
+/// Vegas pass, which can be a node's best move. No move encodes to it
+/// (kind 15 is unused).
+const NO_MOVE: Move = Move(u16::MAX);
+
 const EMPTY: Entry = Entry {
     key: 0,
     value: 0.0,
     eval: f64::NAN,
     generation: 0,
-    mv: Move::NULL,
+    mv: NO_MOVE,
     depth: 0,
     bound: Bound::Exact,
 };
@@ -81,7 +87,8 @@ pub struct Hit {
     pub value: f64,
     /// The static value stored with it (NaN: none).
     pub eval: f64,
-    pub mv: Move,
+    /// The best move stored (none for a fail-low).
+    pub mv: Option<Move>,
     pub depth: i32,
     pub bound: Bound,
 }
@@ -274,7 +281,7 @@ impl Table {
                 return Some(Hit {
                     value: e.value,
                     eval: e.eval,
-                    mv: e.mv,
+                    mv: (e.mv != NO_MOVE).then_some(e.mv),
                     depth: e.depth as i32,
                     bound: e.bound,
                 });
@@ -286,7 +293,15 @@ impl Table {
     /// Stores a result (with the node's static value `eval`, NaN when not
     /// known): the depth-preferred slot takes it when it is stale, the same
     /// key, or not deeper; otherwise the always-replace slot.
-    pub fn store(&mut self, key: u64, depth: i32, value: f64, bound: Bound, mv: Move, eval: f64) {
+    pub fn store(
+        &mut self,
+        key: u64,
+        depth: i32,
+        value: f64,
+        bound: Bound,
+        mv: Option<Move>,
+        eval: f64,
+    ) {
         let b = self.bucket(key);
         let gen = self.generation;
         let first = self.storage[b].0[0];
@@ -299,7 +314,11 @@ impl Table {
         let same = old.key == key && self.live(old.generation);
         // Keep a known best move and static value when the new result has
         // none.
-        let mv = if mv.is_null() && same { old.mv } else { mv };
+        let mv = match mv {
+            Some(m) => m,
+            None if same => old.mv,
+            None => NO_MOVE,
+        };
         let eval = if eval.is_nan() && same {
             old.eval
         } else {
@@ -324,7 +343,7 @@ mod tests {
     #[test]
     fn entries_of_an_earlier_search_are_not_returned() {
         let mut t = Table::new(1);
-        t.store(42, 3, 1.5, Bound::Exact, Move::NULL, f64::NAN);
+        t.store(42, 3, 1.5, Bound::Exact, None, f64::NAN);
         assert_eq!(t.probe(42).unwrap().value, 1.5);
         assert!(t.probe(43).is_none());
         t.new_search(false);
@@ -332,26 +351,42 @@ mod tests {
     }
 
     #[test]
+    fn a_pass_is_a_best_move_and_none_keeps_the_known_one() {
+        let mut t = Table::new(1);
+        t.store(42, 1, 0.5, Bound::Upper, None, f64::NAN);
+        assert_eq!(t.probe(42).unwrap().mv, None);
+        // A Vegas pass (Move::NULL) found best is stored as that move.
+        t.store(42, 2, 1.0, Bound::Exact, Some(Move::NULL), f64::NAN);
+        assert_eq!(t.probe(42).unwrap().mv, Some(Move::NULL));
+        // A later fail-low of the same state keeps it.
+        t.store(42, 3, 0.0, Bound::Upper, None, f64::NAN);
+        assert_eq!(t.probe(42).unwrap().mv, Some(Move::NULL));
+        let m = Move::new(12, 28, crate::board::MoveKind::DoublePush);
+        t.store(42, 4, 2.0, Bound::Lower, Some(m), f64::NAN);
+        assert_eq!(t.probe(42).unwrap().mv, Some(m));
+    }
+
+    #[test]
     fn kept_entries_are_returned_until_a_new_game() {
         let mut t = Table::new(1);
         t.new_search(true);
-        t.store(42, 3, 1.5, Bound::Exact, Move::NULL, 7.0);
+        t.store(42, 3, 1.5, Bound::Exact, None, 7.0);
         t.new_search(true);
         let h = t.probe(42).unwrap();
         assert_eq!((h.value, h.eval, h.depth), (1.5, 7.0, 3));
         // A result without a static value keeps the kept one's.
-        t.store(42, 5, -1.0, Bound::Lower, Move::NULL, f64::NAN);
+        t.store(42, 5, -1.0, Bound::Lower, None, f64::NAN);
         assert_eq!(t.probe(42).unwrap().eval, 7.0);
         // An older entry is the first replaced: in the next search a
         // shallower result of another key in its bucket takes its slot.
         t.new_search(true);
-        t.store(42 ^ 1, 1, 2.5, Bound::Exact, Move::NULL, f64::NAN);
+        t.store(42 ^ 1, 1, 2.5, Bound::Exact, None, f64::NAN);
         assert!(t.probe(42).is_none());
         assert_eq!(t.probe(42 ^ 1).unwrap().value, 2.5);
         t.forget();
         t.new_search(true);
         assert!(t.probe(42).is_none());
-        t.store(43, 1, 0.5, Bound::Upper, Move::NULL, f64::NAN);
+        t.store(43, 1, 0.5, Bound::Upper, None, f64::NAN);
         t.new_search(true);
         assert_eq!(t.probe(43).unwrap().value, 0.5);
         assert!(t.probe(42).is_none());
@@ -364,7 +399,7 @@ mod tests {
             t.new_search(true);
         }
         assert_eq!(t.generation, u16::MAX);
-        t.store(42, 3, 1.5, Bound::Exact, Move::NULL, f64::NAN);
+        t.store(42, 3, 1.5, Bound::Exact, None, f64::NAN);
         t.forget();
         t.new_search(true);
         assert_eq!((t.generation, t.floor), (1, 1));
@@ -378,10 +413,10 @@ mod tests {
         let mut t = Table::new(2);
         for k in 0..5000u64 {
             let key = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            t.store(key, 3, k as f64, Bound::Lower, Move::NULL, 1.0);
+            t.store(key, 3, k as f64, Bound::Lower, None, 1.0);
         }
         t.new_search(false);
-        t.store(7, 3, 1.5, Bound::Exact, Move::NULL, 2.0);
+        t.store(7, 3, 1.5, Bound::Exact, None, 2.0);
         let storage = t.storage[t.start..].as_ptr();
         drop(t);
         let u = Table::new(2);
@@ -412,8 +447,8 @@ mod tests {
         assert_eq!(first % HUGE_PAGE, 0);
         // The first and the last bucket hold their own keys.
         let (lo, hi) = (5u64, ((n as u64 - 1) << 32) | 9);
-        t.store(lo, 1, 1.0, Bound::Exact, Move::NULL, f64::NAN);
-        t.store(hi, 2, 2.0, Bound::Lower, Move::NULL, f64::NAN);
+        t.store(lo, 1, 1.0, Bound::Exact, None, f64::NAN);
+        t.store(hi, 2, 2.0, Bound::Lower, None, f64::NAN);
         assert_eq!(t.probe(lo).unwrap().value, 1.0);
         assert_eq!(t.probe(hi).unwrap().value, 2.0);
         assert!(t.probe(hi ^ 1).is_none());
@@ -422,23 +457,23 @@ mod tests {
     #[test]
     fn the_static_value_is_kept_until_a_result_brings_its_own() {
         let mut t = Table::new(1);
-        t.store(42, 3, 1.5, Bound::Exact, Move::NULL, 25.25);
+        t.store(42, 3, 1.5, Bound::Exact, None, 25.25);
         assert_eq!(t.probe(42).unwrap().eval, 25.25);
         // A later result without a static value keeps the stored one.
-        t.store(42, 4, 2.5, Bound::Lower, Move::NULL, f64::NAN);
+        t.store(42, 4, 2.5, Bound::Lower, None, f64::NAN);
         let h = t.probe(42).unwrap();
         assert_eq!((h.value, h.eval, h.depth), (2.5, 25.25, 4));
-        t.store(42, 5, 3.5, Bound::Exact, Move::NULL, -7.0);
+        t.store(42, 5, 3.5, Bound::Exact, None, -7.0);
         assert_eq!(t.probe(42).unwrap().eval, -7.0);
         // Another key's entry has none.
-        t.store(43, 1, 0.0, Bound::Upper, Move::NULL, f64::NAN);
+        t.store(43, 1, 0.0, Bound::Upper, None, f64::NAN);
         assert!(t.probe(43).unwrap().eval.is_nan());
     }
 
     #[test]
     fn entries_are_forgotten_when_the_generations_wrap() {
         let mut t = Table::new(1);
-        t.store(42, 3, 1.5, Bound::Exact, Move::NULL, 1.0);
+        t.store(42, 3, 1.5, Bound::Exact, None, 1.0);
         let first = t.generation;
         // 65,535 searches later the generation counter (1 to 65,535) is
         // back where it was: the entry must not come back with it.
@@ -447,7 +482,7 @@ mod tests {
         }
         assert_eq!(t.generation, first);
         assert!(t.probe(42).is_none());
-        t.store(42, 3, 1.5, Bound::Exact, Move::NULL, 1.0);
+        t.store(42, 3, 1.5, Bound::Exact, None, 1.0);
         assert_eq!(t.probe(42).unwrap().value, 1.5);
     }
 
@@ -456,8 +491,8 @@ mod tests {
         let mut t = Table::new(1);
         let a = 7u64 << 32;
         let b = a | 1; // same bucket, other key
-        t.store(a, 8, 1.0, Bound::Exact, Move::NULL, f64::NAN);
-        t.store(b, 2, 2.0, Bound::Lower, Move::NULL, f64::NAN);
+        t.store(a, 8, 1.0, Bound::Exact, None, f64::NAN);
+        t.store(b, 2, 2.0, Bound::Lower, None, f64::NAN);
         assert_eq!(t.probe(a).unwrap().depth, 8);
         assert_eq!(t.probe(b).unwrap().bound, Bound::Lower);
     }
