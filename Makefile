@@ -103,14 +103,14 @@ lint: rust-tools venv
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy $(CARGO_LOCKED) --all-targets -- -D warnings
 	$(CARGO) clippy $(CARGO_LOCKED) --all-targets --features python -- -D warnings
-	$(VENV)/bin/ruff check python tests scripts
-	$(VENV)/bin/ruff format --check python tests scripts
+	$(VENV)/bin/ruff check python tests scripts benches
+	$(VENV)/bin/ruff format --check python tests scripts benches
 	$(VENV)/bin/actionlint
 
 fmt: rust-tools venv
 	$(CARGO) fmt --all
-	$(VENV)/bin/ruff check --fix python tests scripts
-	$(VENV)/bin/ruff format python tests scripts
+	$(VENV)/bin/ruff check --fix python tests scripts benches
+	$(VENV)/bin/ruff format python tests scripts benches
 
 typecheck: venv
 	$(VENV)/bin/mypy

@@ -53,7 +53,6 @@ def vec_rate(variant: str, n: int, steps: int) -> float:
     import numpy as np
 
     import dicechess as dc
-
     from vecenv import random_legal  # benches/vecenv.py: vectorised picks
 
     env = dc.VecEnv(variant, n, seed=1, opponent="random")
