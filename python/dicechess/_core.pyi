@@ -400,7 +400,29 @@ class Agent:
         ``100000 - n``), "depth" (deepest completed iteration), "nodes", "pv"
         (SAN list), "pv_actions", "stopped"}``. ``nodes``/``ms``/``depth``
         replace the spec's budgets when any is given. ValueError for other
-        agents, bad budgets, chance and terminal nodes."""
+        agents, bad budgets, chance nodes (see :meth:`search_rolls`) and
+        terminal nodes."""
+    def search_rolls(
+        self,
+        state: State,
+        nodes: int | None = None,
+        ms: int | None = None,
+        depth: int | None = None,
+        progress: Callable[[int, int], object] | None = None,
+    ) -> dict[str, Any]:
+        """The analysis of a chance node (before a roll) by a ``search``
+        agent: every roll searched with the budgets given (in full for each
+        roll; GIL released, Ctrl-C raises KeyboardInterrupt) and the
+        expectation over the rolls. Returns ``{"player" (the roller, whom
+        the values are for), "value" (the expectation on the variant's
+        utility scale, centipawns), "nodes", "stopped", "rolls"}``, where
+        ``rolls`` holds one dict per outcome: ``"outcome"`` (action id),
+        ``"roll"`` (its name), ``"probability"``, ``"value"``, and the
+        roll's search as in :meth:`search` (``None`` for ``"action"``,
+        ``"move"`` and ``"depth"`` where no decision follows the roll).
+        ``progress(done, total)`` is called after each roll (an exception it
+        raises stops the analysis and propagates). ValueError for other
+        agents, bad budgets, decision and terminal nodes."""
     def new_game(self) -> None:
         """Tells the agent a new game starts: a ``search`` agent with ``keep``
         no longer uses what its table stored in the previous game (a no-op for

@@ -179,13 +179,33 @@ def build_parser() -> argparse.ArgumentParser:
     pf.add_argument("depth", type=_depth)
     pf.add_argument("--fen", default=None)
 
-    an = sub.add_parser("analyse", help="search a position with the search engine")
-    an.add_argument("variant", type=lambda t: _variant_list(t)[0])
-    an.add_argument("--fen", default=None, help="the position (default: the start)")
-    an.add_argument("--nodes", type=_positive, default=None)
-    an.add_argument("--ms", type=_positive, default=None)
-    an.add_argument("--depth", type=_positive, default=None)
-    an.add_argument("--agent", default="search", help="a search spec (default: search)")
+    an = sub.add_parser(
+        "analyse",
+        help="search a position with the search engine",
+        description="Search a position with the search engine. Before a roll (a chance "
+        "node, such as the start of the dice games) every roll is searched and the "
+        "expectation reported; --roll picks one roll instead.",
+    )
+    an.add_argument("variant", type=_one_variant, help="the variant (see `dicechess play`)")
+    an.add_argument("--fen", default=None, help="the position, dice included (default: the start)")
+    an.add_argument(
+        "--roll",
+        default=None,
+        help="before the search, roll this outcome (e.g. PNB in dice_chess3); only before a roll",
+    )
+    an.add_argument(
+        "--nodes", type=_positive, default=None, help="node budget (per roll before a roll)"
+    )
+    an.add_argument(
+        "--ms", type=_positive, default=None, help="time budget (per roll before a roll)"
+    )
+    an.add_argument(
+        "--depth", type=_positive, default=None, help="depth budget (per roll before a roll)"
+    )
+    an.add_argument(
+        "--agent", default="search", help="a search spec with options (default: search)"
+    )
+    an.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     rp = sub.add_parser("replay", help="replay recorded games (PGN or .jsonl)")
     rp.add_argument("file", help="a PGN file, or JSON Lines (.jsonl)")
@@ -354,22 +374,82 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     try:
         opts = {} if args.fen is None else {"fen": args.fen}
         s = _core.State(args.variant, **opts)
+        if args.roll is not None:
+            if not s.is_chance_node():
+                raise ValueError(
+                    f"--roll needs a position before a roll; in this one player "
+                    f"{s.current_player()} decides (its dice: {s.dice_left or s.dice})"
+                )
+            s.apply_action(s.string_to_action(args.roll))
+        if s.is_terminal():
+            raise ValueError(f"the game is over ({s.termination()})")
         agent = _core.Agent(args.agent)
         limits = {"nodes": args.nodes, "ms": args.ms, "depth": args.depth}
-        if all(v is None for v in limits.values()):
-            limits["ms"] = 1000
         t0 = time.perf_counter()
-        r = agent.search(s, **limits)
+        if s.is_chance_node():
+            rolls = len(s.chance_outcomes())
+            if all(v is None for v in limits.values()):
+                limits["ms"] = max(1000 // rolls, 10)  # about a second in all
+            r = _analyse_rolls(agent, s, limits, progress=not args.no_progress)
+        else:
+            if all(v is None for v in limits.values()):
+                limits["ms"] = 1000
+            r = agent.search(s, **limits)
     except ValueError as e:
         print(f"dicechess: {e}", file=sys.stderr)
         return 2
     secs = time.perf_counter() - t0
+    rate = f"{r['nodes'] / max(secs, 1e-9) / 1e3:.0f} k nodes/s"
+    if "rolls" not in r:
+        print(
+            f"best {r['move']}  value {r['value']:+.0f} cp  depth {r['depth']}"
+            f"  nodes {r['nodes']}  {rate}"
+        )
+        print("pv " + " ".join(r["pv"]))
+        return 0
     print(
-        f"best {r['move']}  value {r['value']:+.0f} cp  depth {r['depth']}  nodes {r['nodes']}"
-        f"  {r['nodes'] / max(secs, 1e-9) / 1e3:.0f} k nodes/s"
+        f"before the roll: value {r['value']:+.0f} cp for player {r['player']} "
+        f"(the expectation over {len(r['rolls'])} rolls)  nodes {r['nodes']}  {rate}"
     )
-    print("pv " + " ".join(r["pv"]))
+    print(_rolls_table(r["rolls"]))
     return 0
+
+
+def _analyse_rolls(
+    agent: _core.Agent, s: _core.State, limits: dict[str, int | None], progress: bool
+) -> dict[str, Any]:
+    """``agent.search_rolls`` with a progress bar on stderr."""
+    nodes, ms, depth = limits["nodes"], limits["ms"], limits["depth"]
+    if not progress:
+        return agent.search_rolls(s, nodes, ms, depth)
+    from tqdm.auto import tqdm
+
+    with tqdm(total=len(s.chance_outcomes()), unit="roll", file=sys.stderr, leave=False) as bar:
+
+        def advance(done: int, total: int) -> None:
+            bar.update(done - bar.n)
+
+        return agent.search_rolls(s, nodes, ms, depth, progress=advance)
+
+
+def _rolls_table(rolls: list[dict[str, Any]]) -> str:
+    """One line per roll: its chance, best move, value, depth and line."""
+    width = max(4, *(len(r["roll"]) for r in rolls))
+    lines = [f"{'roll':<{width}}  {'chance':>6}  {'best':<8}  {'value':>8}  depth  pv"]
+    for r in rolls:
+        best = r["move"] if r["move"] is not None else "-"
+        depth = r["depth"] if r["depth"] is not None else "-"
+        if r["move"] is not None:
+            line = " ".join(r["pv"][:8])
+        elif r["nodes"]:
+            line = "(no decision: valued over the roll that follows)"
+        else:
+            line = "(no decision)"
+        lines.append(
+            f"{r['roll']:<{width}}  {r['probability']:>6.4f}  {best:<8}  {r['value']:>+8.0f}"
+            f"  {depth!s:>5}  {line}"
+        )
+    return "\n".join(lines)
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:

@@ -198,6 +198,24 @@ impl Agent {
         Some(engine.search(g, rng, limits, poll))
     }
 
+    /// Runs the `search` engine on every roll of the chance node `g`
+    /// ([`search::Engine::search_rolls`]; `None` for other agents).
+    pub fn search_rolls<G: Evaluate>(
+        &mut self,
+        g: &G,
+        rng: &mut GameRng,
+        limits: (Option<u64>, Option<u64>, Option<u32>),
+        each: impl FnMut(usize, usize) -> bool,
+    ) -> Option<search::rolls::ChanceSearch> {
+        let AgentSpec::Search(p) = &self.spec else {
+            return None;
+        };
+        let engine = self
+            .engine
+            .get_or_insert_with(|| Box::new(search::Engine::new(p.clone())));
+        Some(engine.search_rolls(g, rng, limits, each))
+    }
+
     /// A new game starts: the `search` engine no longer uses what it
     /// stored in the previous game (with `keep`; a no-op otherwise).
     pub fn new_game(&mut self) {

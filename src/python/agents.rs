@@ -163,8 +163,68 @@ impl PyAgent {
         depth: Option<i64>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let g = state.game.clone();
+        if matches!(with_game!(&g, x => x.node()), Node::Chance) {
+            return Err(PyValueError::new_err(
+                "Agent.search decides at decision nodes; this state is a chance node \
+                 (Agent.search_rolls searches every roll and takes the expectation)",
+            ));
+        }
         check_decision(&g)?;
         super::search::search_dict(py, &mut self.agent, &mut self.rng, &g, (nodes, ms, depth))
+    }
+
+    /// The analysis of a chance node by a `search` agent: one search per
+    /// roll with the budgets given (each roll gets them in full; GIL
+    /// released while searching, Ctrl-C raises KeyboardInterrupt) and the
+    /// expectation over the rolls. A dict with `player` (the roller: the
+    /// values are for this player), `value` (the expectation on the
+    /// variant's utility scale, in centipawns), `nodes`, `stopped` and
+    /// `rolls`: one dict per outcome with `outcome` (its action id),
+    /// `roll` (its name), `probability`, `value`, and the search's
+    /// `action`, `move`, `depth`, `nodes`, `pv`, `pv_actions`, `stopped`
+    /// (`None` where no decision follows the roll). `progress(done, total)`
+    /// is called after each roll.
+    #[pyo3(signature = (state, nodes = None, ms = None, depth = None, progress = None))]
+    fn search_rolls<'py>(
+        &mut self,
+        py: Python<'py>,
+        state: &PyState,
+        nodes: Option<i64>,
+        ms: Option<i64>,
+        depth: Option<i64>,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let g = state.game.clone();
+        match with_game!(&g, x => x.node()) {
+            Node::Chance => {}
+            Node::Decision(_) => {
+                return Err(PyValueError::new_err(
+                    "Agent.search_rolls needs a chance node (before a roll); this state is a \
+                     decision node (use Agent.search)",
+                ))
+            }
+            Node::Terminal => {
+                return Err(PyValueError::new_err(
+                    "Agent.search_rolls needs a chance node (before a roll); the game is over",
+                ))
+            }
+        }
+        if let Some(f) = &progress {
+            if !f.bind(py).is_callable() {
+                return Err(PyTypeError::new_err(format!(
+                    "progress must be a callable progress(done, total) or None, got {}",
+                    type_name(f.bind(py))
+                )));
+            }
+        }
+        super::search::search_rolls_dict(
+            py,
+            &mut self.agent,
+            &mut self.rng,
+            &g,
+            (nodes, ms, depth),
+            progress,
+        )
     }
 
     /// Tells the agent a new game starts: a `search` agent with `keep`

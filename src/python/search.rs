@@ -1,6 +1,7 @@
-//! `Agent.search`: one budgeted search with its full result, interruptible
-//! with Ctrl-C (the search checks the shared interrupt token every thousand
-//! nodes, see [`crate::interrupt`], while the GIL is released).
+//! `Agent.search` and `Agent.search_rolls`: budgeted searches with their
+//! full results, interruptible with Ctrl-C (the search checks the shared
+//! interrupt token every thousand nodes, see [`crate::interrupt`], while the
+//! GIL is released).
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -8,9 +9,10 @@ use pyo3::types::PyDict;
 
 use super::interrupt;
 use crate::agents::search::params::MAX_DEPTH;
+use crate::agents::search::SearchResult;
 use crate::agents::{Agent, AgentSpec};
 use crate::sim::GameRng;
-use crate::variants::{AnyGame, Game};
+use crate::variants::{Action, AnyGame, Game};
 use crate::with_game;
 
 fn limit(name: &str, v: Option<i64>, max: i64) -> PyResult<Option<u64>> {
@@ -23,6 +25,70 @@ fn limit(name: &str, v: Option<i64>, max: i64) -> PyResult<Option<u64>> {
     }
 }
 
+type Limits = (Option<u64>, Option<u64>, Option<u32>);
+
+/// The checked budgets (nodes, ms, depth) of a call.
+fn limits(
+    agent: &Agent,
+    method: &str,
+    given: (Option<i64>, Option<i64>, Option<i64>),
+) -> PyResult<Limits> {
+    if !matches!(agent.spec(), AgentSpec::Search(_)) {
+        return Err(PyValueError::new_err(format!(
+            "Agent.{method} needs a \"search[:...]\" agent, not {:?}",
+            agent.spec().to_string()
+        )));
+    }
+    let nodes = limit("nodes", given.0, 1 << 40)?;
+    let ms = limit("ms", given.1, 86_400_000)?;
+    let depth = limit("depth", given.2, MAX_DEPTH as i64)?.map(|d| d as u32);
+    Ok((nodes, ms, depth))
+}
+
+/// A search result in the notation of the state it started from.
+struct Described {
+    best: (Action, String),
+    value: f64,
+    depth: u32,
+    nodes: u64,
+    pv: Vec<(Action, String)>,
+    stopped: bool,
+}
+
+fn describe<G: Game>(x: &G, r: &SearchResult) -> Described {
+    let mut s = x.clone();
+    let mut pv = Vec::new();
+    for &m in &r.pv {
+        let action = s.layout().encode(m, s.position().turn());
+        pv.push((action, s.san(m)));
+        s.play(m);
+    }
+    Described {
+        best: (
+            x.layout().encode(r.best, x.position().turn()),
+            x.san(r.best),
+        ),
+        value: r.value,
+        depth: r.depth,
+        nodes: r.nodes,
+        pv,
+        stopped: r.stopped,
+    }
+}
+
+/// The search's items of a result dict.
+fn set_search(d: &Bound<'_, PyDict>, r: &Described) -> PyResult<()> {
+    d.set_item("action", r.best.0)?;
+    d.set_item("move", r.best.1.clone())?;
+    d.set_item("value", r.value)?;
+    d.set_item("depth", r.depth)?;
+    d.set_item("nodes", r.nodes)?;
+    d.set_item("pv", r.pv.iter().map(|x| x.1.clone()).collect::<Vec<_>>())?;
+    d.set_item("pv_actions", r.pv.iter().map(|x| x.0).collect::<Vec<_>>())?;
+    d.set_item("stopped", r.stopped)?;
+    Ok(())
+}
+
 /// Runs `agent`'s search on `g` (a decision node) and returns the result
 /// as a dict; KeyboardInterrupt when Ctrl-C stopped it.
 pub(crate) fn search_dict<'py>(
@@ -30,42 +96,110 @@ pub(crate) fn search_dict<'py>(
     agent: &mut Agent,
     rng: &mut GameRng,
     g: &AnyGame,
-    limits: (Option<i64>, Option<i64>, Option<i64>),
+    given: (Option<i64>, Option<i64>, Option<i64>),
 ) -> PyResult<Bound<'py, PyDict>> {
-    if !matches!(agent.spec(), AgentSpec::Search(_)) {
-        return Err(PyValueError::new_err(format!(
-            "Agent.search needs a \"search[:...]\" agent, not {:?}",
-            agent.spec().to_string()
-        )));
-    }
-    let nodes = limit("nodes", limits.0, 1 << 40)?;
-    let ms = limit("ms", limits.1, 86_400_000)?;
-    let depth = limit("depth", limits.2, MAX_DEPTH as i64)?.map(|d| d as u32);
-    let out = interrupt::detach(py, || {
-        with_game!(g, x => {
-            let r = agent.search_info(x, rng, (nodes, ms, depth), None)?;
-            let mut s = x.clone();
-            let mut pv = Vec::new();
-            for &m in &r.pv {
-                let action = s.layout().encode(m, s.position().turn());
-                pv.push((action, s.san(m)));
-                s.play(m);
-            }
-            let best = (x.layout().encode(r.best, x.position().turn()), x.san(r.best));
-            Some((best, r.value, r.depth, r.nodes, pv, r.stopped))
-        })
-    })?;
-    let Some((best, value, depth, nodes, pv, stopped)) = out else {
+    let lim = limits(agent, "search", given)?;
+    let out = interrupt::detach(
+        py,
+        || with_game!(g, x => agent.search_info(x, rng, lim, None).map(|r| describe(x, &r))),
+    )?;
+    let Some(r) = out else {
         return Err(PyValueError::new_err("not a search agent"));
     };
     let d = PyDict::new(py);
-    d.set_item("action", best.0)?;
-    d.set_item("move", best.1)?;
+    set_search(&d, &r)?;
+    Ok(d)
+}
+
+/// One roll of a chance root, described.
+struct Roll {
+    outcome: Action,
+    name: String,
+    probability: f64,
+    value: f64,
+    nodes: u64,
+    search: Option<Described>,
+}
+
+/// Runs `agent`'s search on every roll of the chance node `g` (GIL
+/// released while a roll is searched; `progress(done, total)` called with
+/// it after each) and returns the analysis as a dict; KeyboardInterrupt
+/// when Ctrl-C stopped it, the callback's exception when it raised.
+pub(crate) fn search_rolls_dict<'py>(
+    py: Python<'py>,
+    agent: &mut Agent,
+    rng: &mut GameRng,
+    g: &AnyGame,
+    given: (Option<i64>, Option<i64>, Option<i64>),
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let lim = limits(agent, "search_rolls", given)?;
+    let mut raised: Option<PyErr> = None;
+    let out = interrupt::detach(py, || {
+        let each = |done: usize, total: usize| match &progress {
+            None => true,
+            Some(f) => Python::attach(|py| match f.call1(py, (done, total)) {
+                Ok(_) => true,
+                Err(e) => {
+                    raised = Some(e);
+                    false
+                }
+            }),
+        };
+        with_game!(g, x => agent.search_rolls(x, rng, lim, each).map(|c| {
+            let rolls: Vec<Roll> = c
+                .rolls
+                .iter()
+                .map(|r| {
+                    let mut child = x.clone();
+                    child.apply_outcome(r.outcome);
+                    Roll {
+                        outcome: r.outcome,
+                        name: x.outcome_name(r.outcome),
+                        probability: r.probability,
+                        value: r.value,
+                        nodes: r.nodes,
+                        search: r.search.as_ref().map(|s| describe(&child, s)),
+                    }
+                })
+                .collect();
+            (c.roller, c.value, c.nodes, c.stopped, rolls)
+        }))
+    })?;
+    if let Some(e) = raised {
+        return Err(e);
+    }
+    let Some((roller, value, nodes, stopped, rolls)) = out else {
+        return Err(PyValueError::new_err("not a search agent"));
+    };
+    let d = PyDict::new(py);
+    d.set_item("player", roller)?;
     d.set_item("value", value)?;
-    d.set_item("depth", depth)?;
     d.set_item("nodes", nodes)?;
-    d.set_item("pv", pv.iter().map(|x| x.1.clone()).collect::<Vec<_>>())?;
-    d.set_item("pv_actions", pv.iter().map(|x| x.0).collect::<Vec<_>>())?;
     d.set_item("stopped", stopped)?;
+    let mut items = Vec::with_capacity(rolls.len());
+    for r in &rolls {
+        let e = PyDict::new(py);
+        e.set_item("outcome", r.outcome)?;
+        e.set_item("roll", r.name.clone())?;
+        e.set_item("probability", r.probability)?;
+        match &r.search {
+            Some(s) => set_search(&e, s)?,
+            None => {
+                for key in ["action", "move", "depth"] {
+                    e.set_item(key, py.None())?;
+                }
+                e.set_item("pv", Vec::<String>::new())?;
+                e.set_item("pv_actions", Vec::<Action>::new())?;
+                e.set_item("stopped", false)?;
+            }
+        }
+        // The roller's value (a later roll's decider may be the other
+        // player), and the nodes of the next roll's searches too.
+        e.set_item("value", r.value)?;
+        e.set_item("nodes", r.nodes)?;
+        items.push(e);
+    }
+    d.set_item("rolls", items)?;
     Ok(d)
 }

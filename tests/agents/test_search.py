@@ -83,7 +83,8 @@ def test_analyse_command(capsys):
     assert main(["analyse", "chess", "--fen", "not a fen", "--depth", "2"]) == 2
 
 
-def test_ctrl_c_interrupts_a_search():
+@pytest.mark.parametrize("variant,method", [("chess", "search"), ("dice_chess3", "search_rolls")])
+def test_ctrl_c_interrupts_a_search(variant, method):
     def interrupt(*_):
         raise KeyboardInterrupt
 
@@ -91,7 +92,7 @@ def test_ctrl_c_interrupts_a_search():
     signal.setitimer(signal.ITIMER_REAL, 0.3)
     try:
         with pytest.raises(KeyboardInterrupt):
-            dc.Agent("search").search(dc.State("chess"), nodes=2**40)
+            getattr(dc.Agent("search"), method)(dc.State(variant), nodes=2**40)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
@@ -112,3 +113,93 @@ def test_keep_reuses_the_games_table_until_new_game():
         a.new_game()
         assert a.search(s) == fresh[2]
     dc.Agent("random").new_game()  # a no-op for other agents
+
+
+# A white rook on e1 faces the black king on e8: in three-dice DiceChess every
+# roll with an R (1 - (5/6)**3 = 91/216 of them) takes the king at once.
+ROOK_FACES_KING = "4k3/8/8/8/8/8/8/K3R3 w - - 0 1 - -"
+
+
+def test_search_rolls_values_every_roll_and_their_expectation():
+    s = dc.State("dice_chess3", fen=ROOK_FACES_KING)
+    before = s.fen()
+    r = dc.Agent("search").search_rolls(s, nodes=3000)
+    assert s.fen() == before  # the state is not rolled
+    assert r["player"] == 0 and r["stopped"] is False
+    names = [s.action_to_string(a) for a, _ in s.chance_outcomes()]
+    assert [x["roll"] for x in r["rolls"]] == names
+    assert sum(x["probability"] for x in r["rolls"]) == pytest.approx(1.0)
+    wins = [x for x in r["rolls"] if x["value"] > 99000]
+    assert {x["roll"] for x in wins} == {n for n in names if "R" in n}
+    assert sum(x["probability"] for x in wins) == pytest.approx(91 / 216)
+    for x in wins:
+        assert x["move"] == "Rxe8" and x["pv"][0] == "Rxe8"
+        assert x["action"] is not None and x["depth"] >= 1
+    assert r["nodes"] == sum(x["nodes"] for x in r["rolls"])
+    # The expectation is a mean on the utility scale: between the rolls'
+    # values, above a draw, below a certain win.
+    assert 0 < r["value"] < 99000
+    # Each roll's search is the one Agent.search makes after that roll.
+    rolled = s.clone()
+    rolled.apply_action(s.string_to_action("PRK"))
+    one = dc.Agent("search").search(rolled, nodes=3000)
+    assert one["move"] == "Rxe8" and one["value"] == next(
+        x["value"] for x in r["rolls"] if x["roll"] == "PRK"
+    )
+
+
+def test_search_rolls_is_reproducible_and_reports_progress():
+    s = dc.State("dice_chess")
+    seen = []
+    a = dc.Agent("search:nodes=500", seed=3).search_rolls(
+        s, progress=lambda done, total: seen.append((done, total))
+    )
+    b = dc.Agent("search:nodes=500", seed=3).search_rolls(s)
+    assert a == b
+    assert seen == [(i, 21) for i in range(1, 22)]
+    # Rolls that move nothing at the start pass the turn: no decision follows,
+    # and the value is the analysis of Black's roll after it.
+    passed = [x for x in a["rolls"] if x["move"] is None]
+    assert {x["roll"] for x in passed} == {"BR", "BQ", "BK", "RQ", "RK", "QK"}
+    assert all(x["nodes"] > 0 and x["depth"] is None for x in passed)
+
+
+def test_search_rolls_rejects_bad_calls():
+    chess = dc.State("chess")
+    with pytest.raises(ValueError, match="needs a chance node"):
+        dc.Agent("search").search_rolls(chess)
+    s = dc.State("dice_chess3")
+    with pytest.raises(ValueError, match="needs a"):
+        dc.Agent("greedy").search_rolls(s)
+    with pytest.raises(ValueError, match="depth must be from 1"):
+        dc.Agent("search").search_rolls(s, depth=0)
+    with pytest.raises(TypeError, match="progress must be a callable"):
+        dc.Agent("search").search_rolls(s, progress=3)
+    with pytest.raises(ValueError, match="search_rolls"):
+        dc.Agent("search").search(s)
+
+    def fail(done, total):
+        raise RuntimeError("stop here")
+
+    with pytest.raises(RuntimeError, match="stop here"):
+        dc.Agent("search:nodes=200").search_rolls(s, progress=fail)
+
+
+def test_analyse_command_before_a_roll(capsys):
+    argv = ["analyse", "dice_chess3", "--fen", ROOK_FACES_KING, "--nodes", "500"]
+    assert main([*argv, "--no-progress"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("before the roll: value +") and "56 rolls" in out[0]
+    rows = {line.split()[0]: line.split() for line in out[2:]}
+    assert len(rows) == 56
+    assert rows["PRK"][2] == "Rxe8" and rows["PPP"][2] != "Rxe8"
+    # One roll chosen: an ordinary search after it.
+    assert main([*argv, "--roll", "NRK"]) == 0
+    assert capsys.readouterr().out.startswith("best Rxe8")
+    # A roll that is no outcome, a roll where a player decides, bad budgets.
+    assert main([*argv, "--roll", "XYZ"]) == 2
+    assert "not an outcome" in capsys.readouterr().err
+    assert main(["analyse", "chess", "--roll", "PPP"]) == 2
+    assert "--roll needs a position before a roll" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["analyse", "chess,fluky"])

@@ -31,6 +31,14 @@ def test_readme_example_runs(index: int) -> None:
     exec(compile(code, f"README.md[python block {index}]", "exec"), {})
 
 
+@pytest.mark.parametrize("name", ["search.md"])
+def test_docs_examples_run(name: str) -> None:
+    blocks = _python_blocks(ROOT / "docs" / name)
+    assert blocks
+    for n, code in enumerate(blocks):
+        exec(compile(code, f"docs/{name}[python block {n}]", "exec"), {})
+
+
 def test_study_docs_example_runs() -> None:
     blocks = _python_blocks(ROOT / "docs" / "study.md")
     assert blocks

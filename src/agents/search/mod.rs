@@ -30,6 +30,7 @@ mod leaf;
 mod ordering;
 pub mod params;
 mod qsearch;
+pub mod rolls;
 mod see;
 mod threats;
 mod tt;
