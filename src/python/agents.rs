@@ -158,9 +158,9 @@ impl PyAgent {
         &mut self,
         py: Python<'py>,
         state: &PyState,
-        nodes: Option<i64>,
-        ms: Option<i64>,
-        depth: Option<i64>,
+        nodes: Option<Bound<'py, PyAny>>,
+        ms: Option<Bound<'py, PyAny>>,
+        depth: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let g = state.game.clone();
         if matches!(with_game!(&g, x => x.node()), Node::Chance) {
@@ -170,7 +170,13 @@ impl PyAgent {
             ));
         }
         check_decision(&g)?;
-        super::search::search_dict(py, &mut self.agent, &mut self.rng, &g, (nodes, ms, depth))
+        super::search::search_dict(
+            py,
+            &mut self.agent,
+            &mut self.rng,
+            &g,
+            (nodes.as_ref(), ms.as_ref(), depth.as_ref()),
+        )
     }
 
     /// The analysis of a chance node by a `search` agent: one search per
@@ -189,9 +195,9 @@ impl PyAgent {
         &mut self,
         py: Python<'py>,
         state: &PyState,
-        nodes: Option<i64>,
-        ms: Option<i64>,
-        depth: Option<i64>,
+        nodes: Option<Bound<'py, PyAny>>,
+        ms: Option<Bound<'py, PyAny>>,
+        depth: Option<Bound<'py, PyAny>>,
         progress: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let g = state.game.clone();
@@ -222,7 +228,7 @@ impl PyAgent {
             &mut self.agent,
             &mut self.rng,
             &g,
-            (nodes, ms, depth),
+            (nodes.as_ref(), ms.as_ref(), depth.as_ref()),
             progress,
         )
     }

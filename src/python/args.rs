@@ -54,3 +54,23 @@ impl<'a, 'py> FromPyObject<'a, 'py> for ActionId {
         .map(|v| ActionId(v as u32))
     }
 }
+
+/// A search budget (`nodes`, `ms`, `depth`): None, or an int from 1 to
+/// `max`; TypeError naming the parameter for a non-integer (bools
+/// included), ValueError naming the range otherwise.
+pub(crate) fn budget(
+    obj: Option<&Bound<'_, PyAny>>,
+    name: &str,
+    max: u64,
+) -> PyResult<Option<u64>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(None);
+    };
+    let what = format!("from 1 to {max}, or None");
+    match bounded_int(obj, name, max, &what)? {
+        0 => Err(PyValueError::new_err(format!(
+            "{name} must be {what}, got 0"
+        ))),
+        v => Ok(Some(v)),
+    }
+}

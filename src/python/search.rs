@@ -7,6 +7,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use super::args::budget;
 use super::interrupt;
 use crate::agents::search::params::MAX_DEPTH;
 use crate::agents::search::SearchResult;
@@ -15,33 +16,26 @@ use crate::sim::GameRng;
 use crate::variants::{Action, AnyGame, Game};
 use crate::with_game;
 
-fn limit(name: &str, v: Option<i64>, max: i64) -> PyResult<Option<u64>> {
-    match v {
-        None => Ok(None),
-        Some(n) if (1..=max).contains(&n) => Ok(Some(n as u64)),
-        Some(n) => Err(PyValueError::new_err(format!(
-            "{name} must be from 1 to {max} (or None), got {n}"
-        ))),
-    }
-}
-
 type Limits = (Option<u64>, Option<u64>, Option<u32>);
 
+/// The budgets a call passes (nodes, ms, depth), unchecked.
+pub(crate) type Given<'a, 'py> = (
+    Option<&'a Bound<'py, PyAny>>,
+    Option<&'a Bound<'py, PyAny>>,
+    Option<&'a Bound<'py, PyAny>>,
+);
+
 /// The checked budgets (nodes, ms, depth) of a call.
-fn limits(
-    agent: &Agent,
-    method: &str,
-    given: (Option<i64>, Option<i64>, Option<i64>),
-) -> PyResult<Limits> {
+fn limits(agent: &Agent, method: &str, given: Given<'_, '_>) -> PyResult<Limits> {
     if !matches!(agent.spec(), AgentSpec::Search(_)) {
         return Err(PyValueError::new_err(format!(
             "Agent.{method} needs a \"search[:...]\" agent, not {:?}",
             agent.spec().to_string()
         )));
     }
-    let nodes = limit("nodes", given.0, 1 << 40)?;
-    let ms = limit("ms", given.1, 86_400_000)?;
-    let depth = limit("depth", given.2, MAX_DEPTH as i64)?.map(|d| d as u32);
+    let nodes = budget(given.0, "nodes", 1 << 40)?;
+    let ms = budget(given.1, "ms", 86_400_000)?;
+    let depth = budget(given.2, "depth", MAX_DEPTH as u64)?.map(|d| d as u32);
     Ok((nodes, ms, depth))
 }
 
@@ -96,7 +90,7 @@ pub(crate) fn search_dict<'py>(
     agent: &mut Agent,
     rng: &mut GameRng,
     g: &AnyGame,
-    given: (Option<i64>, Option<i64>, Option<i64>),
+    given: Given<'_, 'py>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let lim = limits(agent, "search", given)?;
     let out = interrupt::detach(
@@ -130,7 +124,7 @@ pub(crate) fn search_rolls_dict<'py>(
     agent: &mut Agent,
     rng: &mut GameRng,
     g: &AnyGame,
-    given: (Option<i64>, Option<i64>, Option<i64>),
+    given: Given<'_, 'py>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let lim = limits(agent, "search_rolls", given)?;

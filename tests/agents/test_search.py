@@ -58,6 +58,13 @@ def test_search_rejects_bad_calls():
         dc.Agent("greedy").search(s)
     with pytest.raises(ValueError, match="nodes must be from 1"):
         dc.Agent("search").search(s, nodes=0)
+    with pytest.raises(ValueError, match="ms must be from 1 to 86400000, or None, got -5"):
+        dc.Agent("search").search(s, ms=-5)
+    with pytest.raises(ValueError, match="nodes must be from 1 to 1099511627776"):
+        dc.Agent("search").search(s, nodes=10**30)
+    for name, bad in [("nodes", 1.5), ("ms", "100"), ("depth", True)]:
+        with pytest.raises(TypeError, match=f"{name} must be an int .*, got {type(bad).__name__}"):
+            dc.Agent("search").search(s, **{name: bad})
     v = dc.State("vegas")
     with pytest.raises(ValueError, match="chance node"):
         dc.Agent("search").search(v)
