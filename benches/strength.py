@@ -15,7 +15,7 @@ same dice with colours swapped, both opening with the same 4 random plies
 dice, and draw by repetition in Fluky's start position).
 
 Each table (score, 95% Wilson interval, Elo difference) is printed and
-written between markers in docs/search.md. Scores count draws as half.
+written between markers in docs/search-measurements.md. Scores count draws as half.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import dicechess as dc
 from dicechess.sim import wilson_interval
 from dicechess.study.anchor import play_stockfish, random_opening, stockfish_path
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "search.md"
+DOC = Path(__file__).resolve().parent.parent / "docs" / "search-measurements.md"
 #: The first-wave MCTS (UCT, sampled dice, random rollouts, material
 #: evaluation), the ``mcts:sims=200`` the search issue was measured against.
 FIRST_WAVE_MCTS = "mcts:sims=200,select=uct,leaf=material,chance=sample,rollout=random,c=0.7"
@@ -173,7 +173,7 @@ def main() -> None:
     p.add_argument(
         "--stockfish-section",
         default="stockfish",
-        help="the marker name of the docs/search.md section the Stockfish table replaces",
+        help="the marker of the docs/search-measurements.md section the Stockfish table replaces",
     )
     p.add_argument("--ladder-variants", default="chess,cubic,fluky")
     p.add_argument("--ladder-k", default="7-14", help="k range of 2^k node budgets")
@@ -192,7 +192,7 @@ def main() -> None:
     p.add_argument(
         "--baseline-section",
         default="baselines",
-        help="the marker name of the docs/search.md section the table replaces",
+        help="the marker name of the docs/search-measurements.md section the table replaces",
     )
     p.add_argument("--nodes", type=int, default=10000)
     p.add_argument("--threads", type=int, default=None)

@@ -1,5 +1,5 @@
 """Probes of three-dice DiceChess: a player whose agent depends on the dice
-left in the turn, against a fixed opponent (docs/search.md, "Not done yet").
+left in the turn, against a fixed opponent (docs/search-measurements.md, "Not done yet").
 
     S=search:nodes=10000
     .venv/bin/python scripts/turn_probe.py "$S" --games 400 --seed 21

@@ -102,7 +102,7 @@ impl Evaluate for Chess {
     /// on chess games (`pst`: 0.5425 [0.514, 0.571] over 1,200 paired games
     /// at 20,000 nodes against the same search without them); the table
     /// kept between the moves of a game (`keep`: 0.5875 [0.562, 0.613]
-    /// over 800 paired games at 20,000 nodes, docs/search.md).
+    /// over 800 paired games at 20,000 nodes, docs/search-measurements.md).
     fn search_defaults(&self) -> SearchDefaults {
         SearchDefaults {
             prune: true,
@@ -141,7 +141,7 @@ impl Evaluate for RandomMoveNumber {
     /// expanded horizon. Chance nodes average on a flatter utility scale,
     /// so that a throw's mate weighs more against material: 0.8325 with
     /// 1600 cp on the same seeds (0.824 with 800, 0.79 with 3200 on one
-    /// seed; docs/search.md).
+    /// seed; docs/search-measurements.md).
     fn search_defaults(&self) -> SearchDefaults {
         SearchDefaults {
             uscale: 1600.0,
@@ -167,7 +167,7 @@ impl Evaluate for crate::variants::dice_chess::DiceChess {
     /// 0.772 against `expectimax:depth=2` over three seeds); chess's
     /// structure terms (since 2026-12-04: 0.527 head to head over 1,600
     /// paired games at 10,000 nodes, 0.783 against `expectimax:depth=2` on
-    /// the same three seeds, at 0.91x the nodes a second; docs/search.md).
+    /// the same three seeds, at 0.91x the nodes a second; docs/search-measurements.md).
     fn search_defaults(&self) -> SearchDefaults {
         SearchDefaults {
             futility: true,
@@ -180,7 +180,7 @@ impl Evaluate for crate::variants::dice_chess3::DiceChess3 {
     /// Flatter than chess's: a king lost to the next roll weighs more
     /// against material (measured: `search:nodes=10000,uscale=800` against
     /// `expectimax:depth=2`, 0.76 and 0.78 on two seeds of 200 games, 0.73
-    /// and 0.735 with 400; docs/search.md).
+    /// and 0.735 with 400; docs/search-measurements.md).
     fn search_defaults(&self) -> SearchDefaults {
         SearchDefaults {
             uscale: 800.0,

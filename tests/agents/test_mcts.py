@@ -31,7 +31,7 @@ def test_canonical_spec() -> None:
     assert dc.Agent("mcts:sims=7").spec == (
         "mcts:sims=7,c=1.4,select=puct,leaf=qsearch,rollout=none,rollout_plies=40"
     )
-    # The first-wave agent (docs/search.md): `chance` shows only when not default.
+    # The first-wave agent (docs/search-measurements.md): `chance` shows only when not default.
     first_wave = "mcts:sims=200,select=uct,leaf=material,chance=sample,rollout=random,c=0.7"
     assert dc.Agent(first_wave).spec == (
         "mcts:sims=200,c=0.7,select=uct,leaf=material,chance=sample,rollout=random,rollout_plies=40"

@@ -1,4 +1,4 @@
-"""``scripts/turn_probe.py``: the three-dice probes of docs/search.md replay
+"""``scripts/turn_probe.py``: the three-dice probes of docs/search-measurements.md replay
 (same arguments, same games) and pick the agent by the dice left."""
 
 import json

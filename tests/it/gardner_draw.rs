@@ -1,7 +1,7 @@
 //! Gardner minichess is a draw with perfect play (Mhalla and Prost, 2013;
 //! docs/rules.md §8): the search's value of the start position at growing
 //! depth, and self-play of the search agent at growing node budgets. Slow
-//! (minutes), so ignored by default; the table in docs/search.md comes from
+//! (minutes), so ignored by default; the table in docs/search-measurements.md comes from
 //! `cargo test --release --test it gardner_draw -- --ignored --nocapture`.
 
 use dicechess::agents::search::Engine;

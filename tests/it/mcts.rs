@@ -279,7 +279,7 @@ pub fn match_score(variant: &str, a: &str, b: &str, pairs: u64, seed: u64) -> (f
 }
 
 /// More simulations are stronger (slow; the measured ladder is in
-/// docs/search.md): sims=256 against sims=16 in chess and Fluky.
+/// docs/search-measurements.md): sims=256 against sims=16 in chess and Fluky.
 #[test]
 #[ignore]
 fn more_simulations_are_stronger() {
@@ -290,7 +290,7 @@ fn more_simulations_are_stronger() {
     }
 }
 
-/// The measured ladder for docs/search.md (slow: `cargo test --test it --
+/// The measured ladder for docs/search-measurements.md (slow: `cargo test --test it --
 /// --ignored mcts_ladder --nocapture`; `MCTS_LADDER_PAIRS` game pairs per
 /// match, default 10): per variant, simulations per second at sims=256
 /// and the scores of `mcts:sims=2^(k+1)` against `mcts:sims=2^k` and of

@@ -109,3 +109,32 @@ def test_no_merge_conflict_markers() -> None:
         if path.is_file() and marker.search(path.read_text(encoding="utf-8", errors="replace")):
             bad.append(name)
     assert bad == []
+
+
+def _anchor(heading: str) -> str:
+    """GitHub's anchor of a Markdown heading."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def test_relative_links_and_anchors_resolve() -> None:
+    # docs/search.md was split in two (2026-12-06); links into either half,
+    # and every other relative link of the docs, must land on a file and,
+    # with `#anchor`, on one of its headings.
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    broken = []
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+:", target):
+                continue  # http:, https:, mailto:
+            path, _, anchor = target.partition("#")
+            dest = (page.parent / path).resolve() if path else page
+            if not dest.exists():
+                broken.append(f"{page.name}: {target} (no such file)")
+                continue
+            if anchor and dest.suffix == ".md":
+                headings = re.findall(r"^#+ (.*)$", dest.read_text(encoding="utf-8"), flags=re.M)
+                if anchor not in {_anchor(h) for h in headings}:
+                    broken.append(f"{page.name}: {target} (no such heading)")
+    assert broken == []

@@ -184,7 +184,7 @@ pub struct Params {
     /// With `structure`: the structure terms' weights fitted on the
     /// engine's own games (`sweights=fitted`) instead of the hand-set ones
     /// (`sweights=hand`). Fitted by default since 2026-12-03 (+11 Elo over
-    /// 1,800 paired games, docs/search.md).
+    /// 1,800 paired games, docs/search-measurements.md).
     pub fitted_structure: bool,
     /// With `prune` and `see`: quiescence skips a capture whose victim,
     /// with a margin, cannot lift the stand-pat to alpha (delta pruning).
@@ -202,7 +202,7 @@ pub struct Params {
     /// bound no other move comes near in a reduced search is searched one
     /// decision deeper; when another move also beats beta, the node cuts
     /// (multi-cut). On by default since 2026-12-06: 0.552 [0.524, 0.580]
-    /// over 1,200 paired games at 20,000 nodes (docs/search.md).
+    /// over 1,200 paired games at 20,000 nodes (docs/search-measurements.md).
     pub singular: bool,
     /// With `prune`: static values are corrected by how far searches of
     /// positions with the same pawns found them off (correction history).
