@@ -56,7 +56,7 @@ fn search_position(variant: &str, spec: &str, i: u64) -> Option<SearchResult> {
         if !matches!(x.node(), Node::Decision(_)) {
             return None;
         }
-        Some(a.search_info(x, &mut game_rng(i, 0), (None, None, None), None).unwrap())
+        Some(a.search_info(x, &mut game_rng(i, 0), (None, None, None), None, None).unwrap())
     })
 }
 

@@ -393,13 +393,17 @@ class Agent:
         nodes: int | None = None,
         ms: int | None = None,
         depth: int | None = None,
+        info: Callable[[dict[str, Any]], object] | None = None,
     ) -> dict[str, Any]:
         """One search of a ``search`` agent at a decision node (GIL released;
         Ctrl-C raises KeyboardInterrupt). Returns ``{"action", "move" (SAN),
         "value" (centipawns for the deciding player; a win ``n`` plies ahead is
         ``100000 - n``), "depth" (deepest completed iteration), "nodes", "pv"
         (SAN list), "pv_actions", "stopped"}``. ``nodes``/``ms``/``depth``
-        replace the spec's budgets when any is given. ValueError for other
+        replace the spec's budgets when any is given. ``info(dict)`` is called
+        after each completed iteration with the result so far (the keys
+        above but ``"stopped"``, plus ``"elapsed"`` seconds; an exception it
+        raises stops the search and propagates). ValueError for other
         agents, bad budgets, chance nodes (see :meth:`search_rolls`) and
         terminal nodes."""
     def search_rolls(

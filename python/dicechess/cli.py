@@ -205,7 +205,10 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument(
         "--agent", default="search", help="a search spec with options (default: search)"
     )
-    an.add_argument("--no-progress", action="store_true", help="no progress bar")
+    an.add_argument(
+        "--quiet", action="store_true", help="no line per completed iteration, only the result"
+    )
+    an.add_argument("--no-progress", action="store_true", help="no progress bar (before a roll)")
 
     rp = sub.add_parser("replay", help="replay recorded games (PGN or .jsonl)")
     rp.add_argument("file", help="a PGN file, or JSON Lines (.jsonl)")
@@ -394,7 +397,8 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
         else:
             if all(v is None for v in limits.values()):
                 limits["ms"] = 1000
-            r = agent.search(s, **limits)
+            show = None if args.quiet else _print_iteration
+            r = agent.search(s, limits["nodes"], limits["ms"], limits["depth"], info=show)
     except ValueError as e:
         print(f"dicechess: {e}", file=sys.stderr)
         return 2
@@ -413,6 +417,15 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     )
     print(_rolls_table(r["rolls"]))
     return 0
+
+
+def _print_iteration(r: dict[str, Any]) -> None:
+    """One line per completed iteration, as engines print them."""
+    print(
+        f"depth {r['depth']:>2}  value {r['value']:>+7.0f} cp  nodes {r['nodes']:>10}"
+        f"  {r['elapsed']:>6.2f} s  pv {' '.join(r['pv'])}",
+        flush=True,
+    )
 
 
 def _analyse_rolls(

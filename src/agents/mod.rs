@@ -181,13 +181,16 @@ impl Agent {
 
     /// Runs the `search` engine on the decision node `g` (`None` for other
     /// agents). `limits` (nodes, ms, depth) override the spec's budgets
-    /// when any is given; `poll` stops the search when it returns `true`.
+    /// when any is given; `poll` stops the search when it returns `true`;
+    /// `on_iteration` sees each completed iteration
+    /// ([`search::Engine::search_reporting`]).
     pub fn search_info<G: Evaluate>(
         &mut self,
         g: &G,
         rng: &mut GameRng,
         limits: (Option<u64>, Option<u64>, Option<u32>),
         poll: Option<search::Poll>,
+        on_iteration: Option<search::OnIteration<'_>>,
     ) -> Option<search::SearchResult> {
         let AgentSpec::Search(p) = &self.spec else {
             return None;
@@ -195,7 +198,7 @@ impl Agent {
         let engine = self
             .engine
             .get_or_insert_with(|| Box::new(search::Engine::new(p.clone())));
-        Some(engine.search(g, rng, limits, poll))
+        Some(engine.search_reporting(g, rng, limits, poll, on_iteration))
     }
 
     /// Runs the `search` engine on every roll of the chance node `g`
@@ -317,7 +320,7 @@ impl Agent {
             AgentSpec::Random | AgentSpec::Greedy => one_hot(self.search.best_move(g, 1, rng).0),
             AgentSpec::Expectimax { depth } => one_hot(self.search.best_move(g, depth, rng).0),
             AgentSpec::Search(_) => {
-                let r = self.search_info(g, rng, (None, None, None), None);
+                let r = self.search_info(g, rng, (None, None, None), None, None);
                 one_hot(r.map_or(ml[0], |r| r.best))
             }
             AgentSpec::Mcts(params) => {

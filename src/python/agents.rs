@@ -45,6 +45,17 @@ fn check_decision(g: &AnyGame) -> PyResult<()> {
     }
 }
 
+/// TypeError unless `f` is None or callable.
+fn check_callable(py: Python<'_>, name: &str, call: &str, f: Option<&Py<PyAny>>) -> PyResult<()> {
+    match f {
+        Some(f) if !f.bind(py).is_callable() => Err(PyTypeError::new_err(format!(
+            "{name} must be a callable {call} or None, got {}",
+            type_name(f.bind(py))
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// The agent for one call: an Agent decides for one caller at a time.
 fn borrow<'py>(slf: &Bound<'py, PyAgent>) -> PyResult<PyRefMut<'py, PyAgent>> {
     slf.try_borrow_mut().map_err(|_| {
@@ -153,7 +164,9 @@ impl PyAgent {
     /// `n` plies ahead is 100000 - n), `depth` (deepest completed
     /// iteration), `nodes`, `pv` (SAN) and `pv_actions`, and `stopped`.
     /// `nodes`, `ms` and `depth` replace the spec's budgets when any is given.
-    #[pyo3(signature = (state, nodes = None, ms = None, depth = None))]
+    /// `info(dict)` is called after each completed iteration with the
+    /// result so far and the seconds `elapsed`.
+    #[pyo3(signature = (state, nodes = None, ms = None, depth = None, info = None))]
     fn search<'py>(
         &mut self,
         py: Python<'py>,
@@ -161,6 +174,7 @@ impl PyAgent {
         nodes: Option<Bound<'py, PyAny>>,
         ms: Option<Bound<'py, PyAny>>,
         depth: Option<Bound<'py, PyAny>>,
+        info: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let g = state.game.clone();
         if matches!(with_game!(&g, x => x.node()), Node::Chance) {
@@ -170,12 +184,14 @@ impl PyAgent {
             ));
         }
         check_decision(&g)?;
+        check_callable(py, "info", "info(dict)", info.as_ref())?;
         super::search::search_dict(
             py,
             &mut self.agent,
             &mut self.rng,
             &g,
             (nodes.as_ref(), ms.as_ref(), depth.as_ref()),
+            info,
         )
     }
 
@@ -215,14 +231,7 @@ impl PyAgent {
                 ))
             }
         }
-        if let Some(f) = &progress {
-            if !f.bind(py).is_callable() {
-                return Err(PyTypeError::new_err(format!(
-                    "progress must be a callable progress(done, total) or None, got {}",
-                    type_name(f.bind(py))
-                )));
-            }
-        }
+        check_callable(py, "progress", "progress(done, total)", progress.as_ref())?;
         super::search::search_rolls_dict(
             py,
             &mut self.agent,

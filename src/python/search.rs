@@ -6,11 +6,12 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use std::time::Instant;
 
 use super::args::budget;
 use super::interrupt;
 use crate::agents::search::params::MAX_DEPTH;
-use crate::agents::search::SearchResult;
+use crate::agents::search::{OnIteration, SearchResult};
 use crate::agents::{Agent, AgentSpec};
 use crate::sim::GameRng;
 use crate::variants::{Action, AnyGame, Game};
@@ -84,19 +85,47 @@ fn set_search(d: &Bound<'_, PyDict>, r: &Described) -> PyResult<()> {
 }
 
 /// Runs `agent`'s search on `g` (a decision node) and returns the result
-/// as a dict; KeyboardInterrupt when Ctrl-C stopped it.
+/// as a dict; KeyboardInterrupt when Ctrl-C stopped it. `info(dict)` is
+/// called (with the GIL) after each completed iteration with the result so
+/// far and the seconds `elapsed`; an exception it raises stops the search
+/// and propagates.
 pub(crate) fn search_dict<'py>(
     py: Python<'py>,
     agent: &mut Agent,
     rng: &mut GameRng,
     g: &AnyGame,
     given: Given<'_, 'py>,
+    info: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let lim = limits(agent, "search", given)?;
-    let out = interrupt::detach(
-        py,
-        || with_game!(g, x => agent.search_info(x, rng, lim, None).map(|r| describe(x, &r))),
-    )?;
+    let start = Instant::now();
+    let mut raised: Option<PyErr> = None;
+    let out = interrupt::detach(py, || {
+        with_game!(g, x => {
+            let mut report = |r: &SearchResult| -> bool {
+                let Some(f) = &info else { return true };
+                let so_far = describe(x, r);
+                let called = Python::attach(|py| {
+                    let d = PyDict::new(py);
+                    set_search(&d, &so_far)?;
+                    d.del_item("stopped")?;
+                    d.set_item("elapsed", start.elapsed().as_secs_f64())?;
+                    f.call1(py, (d,))
+                });
+                called.map_err(|e| raised = Some(e)).is_ok()
+            };
+            let on_iteration: Option<OnIteration<'_>> = match info {
+                Some(_) => Some(&mut report),
+                None => None,
+            };
+            agent
+                .search_info(x, rng, lim, None, on_iteration)
+                .map(|r| describe(x, &r))
+        })
+    })?;
+    if let Some(e) = raised {
+        return Err(e);
+    }
     let Some(r) = out else {
         return Err(PyValueError::new_err("not a search agent"));
     };

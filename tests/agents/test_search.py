@@ -201,7 +201,7 @@ def test_analyse_command_before_a_roll(capsys):
     assert len(rows) == 56
     assert rows["PRK"][2] == "Rxe8" and rows["PPP"][2] != "Rxe8"
     # One roll chosen: an ordinary search after it.
-    assert main([*argv, "--roll", "NRK"]) == 0
+    assert main([*argv, "--roll", "NRK", "--quiet"]) == 0
     assert capsys.readouterr().out.startswith("best Rxe8")
     # A roll that is no outcome, a roll where a player decides, bad budgets.
     assert main([*argv, "--roll", "XYZ"]) == 2
@@ -210,3 +210,41 @@ def test_analyse_command_before_a_roll(capsys):
     assert "--roll needs a position before a roll" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["analyse", "chess,fluky"])
+
+
+def test_search_reports_each_iteration_to_info():
+    s = dc.State("chess", fen=MATE_IN_ONE)
+    seen = []
+    r = dc.Agent("search:depth=4").search(s, info=seen.append)
+    assert [x["depth"] for x in seen] == [1, 2, 3, 4]
+    assert all(x["move"] == "Ra8#" and x["pv"][0] == "Ra8#" for x in seen)
+    assert all(a["nodes"] < b["nodes"] for a, b in zip(seen, seen[1:]))
+    assert all(a["elapsed"] <= b["elapsed"] for a, b in zip(seen, seen[1:]))
+    assert "stopped" not in seen[-1]
+    assert {k: seen[-1][k] for k in ("move", "value", "depth", "nodes", "pv")} == {
+        k: r[k] for k in ("move", "value", "depth", "nodes", "pv")
+    }
+    # Reporting changes nothing: the same search without it.
+    assert dc.Agent("search:depth=4").search(s) == r
+
+    def stop(x):
+        if x["depth"] == 2:
+            raise RuntimeError("enough")
+
+    with pytest.raises(RuntimeError, match="enough"):
+        dc.Agent("search:depth=6").search(dc.State("chess"), info=stop)
+    with pytest.raises(TypeError, match="info must be a callable"):
+        dc.Agent("search").search(s, info="print")
+
+
+def test_analyse_prints_each_iteration(capsys):
+    assert main(["analyse", "chess", "--fen", MATE_IN_ONE, "--depth", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[:2] for line in lines[:3]] == [
+        ["depth", "1"],
+        ["depth", "2"],
+        ["depth", "3"],
+    ]
+    assert lines[3].startswith("best Ra8#")
+    assert main(["analyse", "chess", "--fen", MATE_IN_ONE, "--depth", "3", "--quiet"]) == 0
+    assert capsys.readouterr().out.startswith("best Ra8#")

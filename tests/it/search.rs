@@ -441,7 +441,7 @@ fn node_budget_search_is_deterministic_across_runs_and_threads() {
 #[test]
 fn a_kept_table_serves_the_next_search_of_the_game_only() {
     fn info<G: Evaluate>(g: &G, a: &mut Agent) -> (u16, u64, u32, u64) {
-        let r = a.search_info(g, &mut game_rng(5, 0), (None, None, None), None);
+        let r = a.search_info(g, &mut game_rng(5, 0), (None, None, None), None, None);
         let r = r.unwrap();
         (r.best.0, r.value.to_bits(), r.depth, r.nodes)
     }
@@ -747,4 +747,51 @@ fn singular_extensions_keep_the_tactics() {
     }
     assert!(changed > 0, "singular=0 searched the same trees");
     assert_same_fluky_search("singular=1", "singular=0");
+}
+
+/// `search_reporting` reports every completed iteration in order, the last
+/// report is the result, and reporting does not change the search (the
+/// same nodes and move as without it); a `false` from the report stops the
+/// search at that iteration's result.
+#[test]
+fn iterations_are_reported_without_changing_the_search() {
+    let g = chess(MIDDLEGAMES[1]);
+    let limits = (Some(60_000), None, None);
+    let plain = Engine::new(Params::default()).search(&g, &mut game_rng(3, 0), limits, None);
+    let mut seen = Vec::new();
+    let mut report = |r: &dicechess::agents::search::SearchResult| {
+        seen.push(r.clone());
+        true
+    };
+    let reported = Engine::new(Params::default()).search_reporting(
+        &g,
+        &mut game_rng(3, 0),
+        limits,
+        None,
+        Some(&mut report),
+    );
+    assert_eq!((reported.best, reported.nodes), (plain.best, plain.nodes));
+    assert_eq!(reported.value.to_bits(), plain.value.to_bits());
+    let depths: Vec<u32> = seen.iter().map(|r| r.depth).collect();
+    assert_eq!(depths, (1..=plain.depth).collect::<Vec<_>>());
+    assert!(seen.windows(2).all(|w| w[0].nodes < w[1].nodes));
+    for r in &seen {
+        assert!(!r.pv.is_empty() && r.pv[0] == r.best && r.pv.len() <= r.depth as usize + 1);
+    }
+    // The budget ran out in the iteration after the last one reported.
+    assert!(plain.stopped);
+    assert_eq!(seen.last().unwrap().depth, reported.depth);
+    // Stop after depth 3: the result is depth 3's.
+    let mut until3 = |r: &dicechess::agents::search::SearchResult| r.depth < 3;
+    let stopped = Engine::new(Params::default()).search_reporting(
+        &g,
+        &mut game_rng(3, 0),
+        (None, None, Some(20)),
+        None,
+        Some(&mut until3),
+    );
+    assert!(stopped.stopped);
+    assert_eq!(stopped.depth, 3);
+    assert_eq!(stopped.best, seen[2].best);
+    assert_eq!(stopped.nodes, seen[2].nodes);
 }

@@ -141,6 +141,10 @@ pub struct SearchResult {
     pub stopped: bool,
 }
 
+/// Called after each completed iteration with the result so far; `false`
+/// stops the search.
+pub type OnIteration<'a> = &'a mut dyn FnMut(&SearchResult) -> bool;
+
 /// Mate values are stored relative to the node, so they stay right when
 /// the same state is reached at another ply.
 fn to_tt(v: f64, ply: usize) -> f64 {
@@ -274,6 +278,21 @@ impl Engine {
         limits: (Option<u64>, Option<u64>, Option<u32>),
         poll: Option<Poll>,
     ) -> SearchResult {
+        self.search_reporting(g, rng, limits, poll, None)
+    }
+
+    /// [`Engine::search`], calling `on_iteration` with the result so far
+    /// after every completed iteration (its principal variation read from
+    /// the table, which reading does not change, so the search is the same
+    /// as without it); the search stops there when it returns `false`.
+    pub fn search_reporting<G: Evaluate>(
+        &mut self,
+        g: &G,
+        rng: &mut GameRng,
+        limits: (Option<u64>, Option<u64>, Option<u32>),
+        poll: Option<Poll>,
+        mut on_iteration: Option<OnIteration<'_>>,
+    ) -> SearchResult {
         let (nodes, ms, depth) = limits;
         let mut p = self.params.clone();
         if nodes.is_some() || ms.is_some() || depth.is_some() {
@@ -391,6 +410,20 @@ impl Engine {
             done = d as u32;
             if let Some(k) = root.iter().position(|&m| m == best.0) {
                 root[..=k].rotate_right(1);
+            }
+            if let Some(report) = on_iteration.as_deref_mut() {
+                let so_far = SearchResult {
+                    best: best.0,
+                    value: best.1,
+                    depth: done,
+                    nodes: self.nodes,
+                    pv: self.principal_variation(g, best.0, done as usize + 1),
+                    stopped: false,
+                };
+                if !report(&so_far) {
+                    self.stopped = true;
+                    break;
+                }
             }
         }
         let pv = self.principal_variation(g, best.0, done as usize + 1);
