@@ -795,3 +795,75 @@ fn iterations_are_reported_without_changing_the_search() {
     assert_eq!(stopped.best, seen[2].best);
     assert_eq!(stopped.nodes, seen[2].nodes);
 }
+
+/// `search_rolls` on chance nodes of random games of every variant: one
+/// entry per outcome with its probability, the probabilities summing to
+/// one, a search exactly where a decision follows, nodes adding up, and the
+/// expectation between the least and the greatest roll's value (the utility
+/// map is increasing).
+#[test]
+fn every_chance_node_analysed_roll_by_roll() {
+    use dicechess::variants::{AnyGame, VARIANTS};
+    use dicechess::with_game;
+
+    fn check<G: Evaluate>(v: &str, x: &G) {
+        let mut o = Outcomes::new();
+        x.chance_outcomes(&mut o);
+        let mut e = Engine::new(Params::default());
+        let r = e.search_rolls(x, &mut game_rng(2, 0), (Some(300), None, None), |_, _| true);
+        assert_eq!(r.rolls.len(), o.as_slice().len(), "{v}");
+        assert!(!r.stopped, "{v}");
+        let total: f64 = r.rolls.iter().map(|y| y.probability).sum();
+        assert!((total - 1.0).abs() < 1e-9, "{v}: {total}");
+        for y in &r.rolls {
+            let mut after = x.clone();
+            after.apply_outcome(y.outcome);
+            let decides = matches!(after.node(), Node::Decision(_));
+            assert_eq!(y.search.is_some(), decides, "{v}");
+            if let Some(s) = &y.search {
+                assert_eq!(y.nodes, s.nodes, "{v}");
+                assert!(s.nodes <= 300, "{v}");
+            }
+        }
+        assert_eq!(r.nodes, r.rolls.iter().map(|y| y.nodes).sum::<u64>(), "{v}");
+        let lo = r
+            .rolls
+            .iter()
+            .map(|y| y.value)
+            .fold(f64::INFINITY, f64::min);
+        let hi = r
+            .rolls
+            .iter()
+            .map(|y| y.value)
+            .fold(f64::NEG_INFINITY, f64::max);
+        assert!(
+            lo - 1e-6 <= r.value && r.value <= hi + 1e-6,
+            "{v}: {lo} {} {hi}",
+            r.value
+        );
+    }
+
+    let mut dice_variants = 0;
+    for (i, v) in VARIANTS.iter().enumerate() {
+        let mut g = AnyGame::new(v, &Options::new()).unwrap();
+        let mut analysed = 0;
+        with_game!(&mut g, x => {
+            walk_random_game(x, 11, i as u64, |s, _| {
+                if analysed < 3 && matches!(s.node(), Node::Chance) {
+                    check(v, s);
+                    analysed += 1;
+                }
+            });
+        });
+        if analysed > 0 {
+            assert_eq!(
+                analysed, 3,
+                "{v}: a game with dice rolls at least three times"
+            );
+            dice_variants += 1;
+        }
+    }
+    // Fluky, Metamorph, Vegas, Random Move Number and both Dice Chess
+    // games: every variant but chess, Cubic, Cubic Checkers and Gardner.
+    assert_eq!(dice_variants, VARIANTS.len() - 4);
+}
