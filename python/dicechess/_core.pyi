@@ -412,7 +412,7 @@ class Agent:
         nodes: int | None = None,
         ms: int | None = None,
         depth: int | None = None,
-        progress: Callable[[int, int], object] | None = None,
+        progress: bool | Callable[[int, int], object] | None = None,
     ) -> dict[str, Any]:
         """The analysis of a chance node (before a roll) by a ``search``
         agent: every roll searched with the budgets given (in full for each
@@ -424,8 +424,9 @@ class Agent:
         ``"roll"`` (its name), ``"probability"``, ``"value"``, and the
         roll's search as in :meth:`search` (``None`` for ``"action"``,
         ``"move"`` and ``"depth"`` where no decision follows the roll).
-        ``progress(done, total)`` is called after each roll (an exception it
-        raises stops the analysis and propagates). ValueError for other
+        ``progress``: True shows a tqdm bar (Jupyter and terminals); a
+        callable ``progress(done, total)`` is called after each roll (an
+        exception it raises stops the analysis and propagates). ValueError for other
         agents, bad budgets, decision and terminal nodes."""
     def new_game(self) -> None:
         """Tells the agent a new game starts: a ``search`` agent with ``keep``

@@ -393,7 +393,8 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
             rolls = len(s.chance_outcomes())
             if all(v is None for v in limits.values()):
                 limits["ms"] = max(1000 // rolls, 10)  # about a second in all
-            r = _analyse_rolls(agent, s, limits, progress=not args.no_progress)
+            progress = not args.no_progress
+            r = agent.search_rolls(s, limits["nodes"], limits["ms"], limits["depth"], progress)
         else:
             if all(v is None for v in limits.values()):
                 limits["ms"] = 1000
@@ -426,23 +427,6 @@ def _print_iteration(r: dict[str, Any]) -> None:
         f"  {r['elapsed']:>6.2f} s  pv {' '.join(r['pv'])}",
         flush=True,
     )
-
-
-def _analyse_rolls(
-    agent: _core.Agent, s: _core.State, limits: dict[str, int | None], progress: bool
-) -> dict[str, Any]:
-    """``agent.search_rolls`` with a progress bar on stderr."""
-    nodes, ms, depth = limits["nodes"], limits["ms"], limits["depth"]
-    if not progress:
-        return agent.search_rolls(s, nodes, ms, depth)
-    from tqdm.auto import tqdm
-
-    with tqdm(total=len(s.chance_outcomes()), unit="roll", file=sys.stderr, leave=False) as bar:
-
-        def advance(done: int, total: int) -> None:
-            bar.update(done - bar.n)
-
-        return agent.search_rolls(s, nodes, ms, depth, progress=advance)
 
 
 def _rolls_table(rolls: list[dict[str, Any]]) -> str:

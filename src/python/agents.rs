@@ -204,8 +204,9 @@ impl PyAgent {
     /// `rolls`: one dict per outcome with `outcome` (its action id),
     /// `roll` (its name), `probability`, `value`, and the search's
     /// `action`, `move`, `depth`, `nodes`, `pv`, `pv_actions`, `stopped`
-    /// (`None` where no decision follows the roll). `progress(done, total)`
-    /// is called after each roll.
+    /// (`None` where no decision follows the roll). `progress`: True for a
+    /// tqdm bar, or a callable `progress(done, total)` called after each
+    /// roll.
     #[pyo3(signature = (state, nodes = None, ms = None, depth = None, progress = None))]
     fn search_rolls<'py>(
         &mut self,
@@ -214,7 +215,7 @@ impl PyAgent {
         nodes: Option<Bound<'py, PyAny>>,
         ms: Option<Bound<'py, PyAny>>,
         depth: Option<Bound<'py, PyAny>>,
-        progress: Option<Py<PyAny>>,
+        progress: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let g = state.game.clone();
         match with_game!(&g, x => x.node()) {
@@ -231,7 +232,10 @@ impl PyAgent {
                 ))
             }
         }
-        check_callable(py, "progress", "progress(done, total)", progress.as_ref())?;
+        let mut outcomes = crate::variants::Outcomes::new();
+        with_game!(&g, x => x.chance_outcomes(&mut outcomes));
+        let rolls = outcomes.as_slice().len();
+        let progress = super::search::Progress::new(py, progress.as_ref(), rolls)?;
         super::search::search_rolls_dict(
             py,
             &mut self.agent,

@@ -3,9 +3,9 @@
 //! interrupt token every thousand nodes, see [`crate::interrupt`], while the
 //! GIL is released).
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBool, PyDict};
 use std::time::Instant;
 
 use super::args::budget;
@@ -134,6 +134,47 @@ pub(crate) fn search_dict<'py>(
     Ok(d)
 }
 
+/// How `search_rolls` shows its progress.
+pub(crate) enum Progress {
+    Off,
+    /// `progress(done, total)` after each roll.
+    Call(Py<PyAny>),
+    /// A tqdm bar (`tqdm.auto`: Jupyter and terminals), one step a roll.
+    Bar(Py<PyAny>),
+}
+
+impl Progress {
+    /// `progress` as given to `search_rolls`: None or False (off), True (a
+    /// bar over `total` rolls) or a callable.
+    pub(crate) fn new(
+        py: Python<'_>,
+        progress: Option<&Bound<'_, PyAny>>,
+        total: usize,
+    ) -> PyResult<Progress> {
+        let Some(p) = progress.filter(|p| !p.is_none()) else {
+            return Ok(Progress::Off);
+        };
+        if p.is_instance_of::<PyBool>() {
+            if !p.is_truthy()? {
+                return Ok(Progress::Off);
+            }
+            let kwargs = PyDict::new(py);
+            kwargs.set_item("total", total)?;
+            kwargs.set_item("unit", "roll")?;
+            kwargs.set_item("leave", false)?;
+            let tqdm = py.import("tqdm.auto")?.getattr("tqdm")?;
+            return Ok(Progress::Bar(tqdm.call((), Some(&kwargs))?.unbind()));
+        }
+        if !p.is_callable() {
+            return Err(PyTypeError::new_err(format!(
+                "progress must be True, False, None or a callable progress(done, total), got {}",
+                super::type_name(p)
+            )));
+        }
+        Ok(Progress::Call(p.clone().unbind()))
+    }
+}
+
 /// One roll of a chance root, described.
 struct Roll {
     outcome: Action,
@@ -154,20 +195,20 @@ pub(crate) fn search_rolls_dict<'py>(
     rng: &mut GameRng,
     g: &AnyGame,
     given: Given<'_, 'py>,
-    progress: Option<Py<PyAny>>,
+    progress: Progress,
 ) -> PyResult<Bound<'py, PyDict>> {
     let lim = limits(agent, "search_rolls", given)?;
     let mut raised: Option<PyErr> = None;
     let out = interrupt::detach(py, || {
-        let each = |done: usize, total: usize| match &progress {
-            None => true,
-            Some(f) => Python::attach(|py| match f.call1(py, (done, total)) {
-                Ok(_) => true,
-                Err(e) => {
-                    raised = Some(e);
-                    false
+        let each = |done: usize, total: usize| {
+            let called = match &progress {
+                Progress::Off => return true,
+                Progress::Call(f) => Python::attach(|py| f.call1(py, (done, total)).map(drop)),
+                Progress::Bar(bar) => {
+                    Python::attach(|py| bar.call_method1(py, "update", (1,)).map(drop))
                 }
-            }),
+            };
+            called.map_err(|e| raised = Some(e)).is_ok()
         };
         with_game!(g, x => agent.search_rolls(x, rng, lim, each).map(|c| {
             let rolls: Vec<Roll> = c
@@ -189,6 +230,9 @@ pub(crate) fn search_rolls_dict<'py>(
             (c.roller, c.value, c.nodes, c.stopped, rolls)
         }))
     })?;
+    if let Progress::Bar(bar) = &progress {
+        bar.call_method0(py, "close")?;
+    }
     if let Some(e) = raised {
         return Err(e);
     }

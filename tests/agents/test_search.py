@@ -164,6 +164,9 @@ def test_search_rolls_is_reproducible_and_reports_progress():
     b = dc.Agent("search:nodes=500", seed=3).search_rolls(s)
     assert a == b
     assert seen == [(i, 21) for i in range(1, 22)]
+    # A tqdm bar (on stderr) or none: the same analysis.
+    for shown in (True, False):
+        assert dc.Agent("search:nodes=500", seed=3).search_rolls(s, progress=shown) == a
     # Rolls that move nothing at the start pass the turn: no decision follows,
     # and the value is the analysis of Black's roll after it.
     passed = [x for x in a["rolls"] if x["move"] is None]
@@ -180,7 +183,7 @@ def test_search_rolls_rejects_bad_calls():
         dc.Agent("greedy").search_rolls(s)
     with pytest.raises(ValueError, match="depth must be from 1"):
         dc.Agent("search").search_rolls(s, depth=0)
-    with pytest.raises(TypeError, match="progress must be a callable"):
+    with pytest.raises(TypeError, match="progress must be True, False, None or a callable"):
         dc.Agent("search").search_rolls(s, progress=3)
     with pytest.raises(ValueError, match="search_rolls"):
         dc.Agent("search").search(s)
