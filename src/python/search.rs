@@ -229,10 +229,12 @@ pub(crate) fn search_rolls_dict<'py>(
                 .collect();
             (c.roller, c.value, c.nodes, c.stopped, rolls)
         }))
-    })?;
+    });
+    // The bar goes also when Ctrl-C stopped the analysis.
     if let Progress::Bar(bar) = &progress {
         bar.call_method0(py, "close")?;
     }
+    let out = out?;
     if let Some(e) = raised {
         return Err(e);
     }
