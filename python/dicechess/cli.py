@@ -377,11 +377,13 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     try:
         opts = {} if args.fen is None else {"fen": args.fen}
         s = _core.State(args.variant, **opts)
-        if args.roll is not None:
+        if args.roll is not None and not s.is_terminal():
+            if s.max_chance_outcomes() == 0:
+                raise ValueError(f"--roll: {args.variant} has no dice")
             if not s.is_chance_node():
                 raise ValueError(
                     f"--roll needs a position before a roll; in this one player "
-                    f"{s.current_player()} decides (its dice: {s.dice_left or s.dice})"
+                    f"{s.current_player()} decides, the dice showing {s.dice_left or s.dice}"
                 )
             s.apply_action(s.string_to_action(args.roll))
         if s.is_terminal():

@@ -210,7 +210,14 @@ def test_analyse_command_before_a_roll(capsys):
     assert main([*argv, "--roll", "XYZ"]) == 2
     assert "not an outcome" in capsys.readouterr().err
     assert main(["analyse", "chess", "--roll", "PPP"]) == 2
+    assert "--roll: chess has no dice" in capsys.readouterr().err
+    mid_turn = "4k3/8/8/8/8/8/8/K3R3 w - - 0 1 NRK NRK"
+    assert main(["analyse", "dice_chess3", "--fen", mid_turn, "--roll", "PPP"]) == 2
     assert "--roll needs a position before a roll" in capsys.readouterr().err
+    mated = "R5k1/5ppp/8/8/8/8/8/6K1 b - - 1 1"
+    for extra in ([], ["--roll", "PP"]):
+        assert main(["analyse", "chess", "--fen", mated, *extra]) == 2
+        assert "the game is over (checkmate)" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["analyse", "chess,fluky"])
 
