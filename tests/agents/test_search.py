@@ -187,6 +187,10 @@ def test_search_rolls_rejects_bad_calls():
         dc.Agent("search").search_rolls(s, progress=3)
     with pytest.raises(ValueError, match="search_rolls"):
         dc.Agent("search").search(s)
+    over = dc.State("chess", fen="R5k1/5ppp/8/8/8/8/8/6K1 b - - 1 1")
+    with pytest.raises(ValueError, match="the game is over"):
+        dc.Agent("search").search_rolls(over)
+    assert s.fen() == dc.State("dice_chess3").fen()  # no call changed the state
 
     def fail(done, total):
         raise RuntimeError("stop here")
