@@ -23,6 +23,7 @@ def test_notebooks_exist() -> None:
         "04_rl_masked_policy.ipynb",
         "05_records_replay.ipynb",
         "06_maskable_ppo.ipynb",
+        "07_search_engine.ipynb",
     ]
 
 
