@@ -389,19 +389,17 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
         if s.is_terminal():
             raise ValueError(f"the game is over ({s.termination()})")
         agent = _core.Agent(args.agent)
-        limits = {"nodes": args.nodes, "ms": args.ms, "depth": args.depth}
+        nodes, ms, depth = args.nodes, args.ms, args.depth
+        if nodes is None and ms is None and depth is None:
+            # About a second in all; before a roll, shared by the rolls.
+            rolls = len(s.chance_outcomes()) if s.is_chance_node() else 1
+            ms = max(1000 // rolls, 10)
         t0 = time.perf_counter()
         if s.is_chance_node():
-            rolls = len(s.chance_outcomes())
-            if all(v is None for v in limits.values()):
-                limits["ms"] = max(1000 // rolls, 10)  # about a second in all
-            progress = not args.no_progress
-            r = agent.search_rolls(s, limits["nodes"], limits["ms"], limits["depth"], progress)
+            r = agent.search_rolls(s, nodes, ms, depth, progress=not args.no_progress)
         else:
-            if all(v is None for v in limits.values()):
-                limits["ms"] = 1000
             show = None if args.quiet else _print_iteration
-            r = agent.search(s, limits["nodes"], limits["ms"], limits["depth"], info=show)
+            r = agent.search(s, nodes, ms, depth, info=show)
     except ValueError as e:
         print(f"dicechess: {e}", file=sys.stderr)
         return 2

@@ -192,12 +192,7 @@ impl Agent {
         poll: Option<search::Poll>,
         on_iteration: Option<search::OnIteration<'_>>,
     ) -> Option<search::SearchResult> {
-        let AgentSpec::Search(p) = &self.spec else {
-            return None;
-        };
-        let engine = self
-            .engine
-            .get_or_insert_with(|| Box::new(search::Engine::new(p.clone())));
+        let engine = self.search_engine()?;
         Some(engine.search_reporting(g, rng, limits, poll, on_iteration))
     }
 
@@ -210,13 +205,18 @@ impl Agent {
         limits: (Option<u64>, Option<u64>, Option<u32>),
         each: impl FnMut(usize, usize) -> bool,
     ) -> Option<search::rolls::ChanceSearch> {
+        Some(self.search_engine()?.search_rolls(g, rng, limits, each))
+    }
+
+    /// The `search` engine, made at its first use (`None` for other agents).
+    fn search_engine(&mut self) -> Option<&mut search::Engine> {
         let AgentSpec::Search(p) = &self.spec else {
             return None;
         };
-        let engine = self
-            .engine
-            .get_or_insert_with(|| Box::new(search::Engine::new(p.clone())));
-        Some(engine.search_rolls(g, rng, limits, each))
+        Some(
+            self.engine
+                .get_or_insert_with(|| Box::new(search::Engine::new(p.clone()))),
+        )
     }
 
     /// A new game starts: the `search` engine no longer uses what it

@@ -32,13 +32,17 @@ pub struct PyAgent {
     seed: u64,
 }
 
-fn check_decision(g: &AnyGame) -> PyResult<()> {
+/// How to go on from a chance node, for an agent that decides.
+const SAMPLE_AN_OUTCOME: &str = "sample an outcome from state.chance_outcomes()";
+
+/// ValueError unless `g` is a decision node; at a chance node the message
+/// ends with `at_chance`, the way on.
+fn check_decision(g: &AnyGame, at_chance: &str) -> PyResult<()> {
     match with_game!(g, x => x.node()) {
         Node::Decision(_) => Ok(()),
-        Node::Chance => Err(PyValueError::new_err(
-            "an agent decides only at decision nodes; this state is a chance node \
-             (sample an outcome from state.chance_outcomes())",
-        )),
+        Node::Chance => Err(PyValueError::new_err(format!(
+            "an agent decides only at decision nodes; this state is a chance node ({at_chance})"
+        ))),
         Node::Terminal => Err(PyValueError::new_err(
             "an agent decides only at decision nodes; the game is over",
         )),
@@ -96,7 +100,7 @@ impl PyAgent {
     fn select(slf: &Bound<'_, Self>, state: &PyState) -> PyResult<u32> {
         let (py, mut this) = (slf.py(), borrow(slf)?);
         let g = state.game.clone();
-        check_decision(&g)?;
+        check_decision(&g, SAMPLE_AN_OUTCOME)?;
         let this = &mut *this;
         let (agent, rng) = (&mut this.agent, &mut this.rng);
         interrupt::detach(py, move || {
@@ -113,7 +117,7 @@ impl PyAgent {
     fn policy(slf: &Bound<'_, Self>, state: &PyState) -> PyResult<Vec<(u32, f64)>> {
         let (py, mut this) = (slf.py(), borrow(slf)?);
         let g = state.game.clone();
-        check_decision(&g)?;
+        check_decision(&g, SAMPLE_AN_OUTCOME)?;
         let this = &mut *this;
         let (agent, rng) = (&mut this.agent, &mut this.rng);
         interrupt::detach(py, move || {
@@ -177,13 +181,10 @@ impl PyAgent {
         info: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let g = state.game.clone();
-        if matches!(with_game!(&g, x => x.node()), Node::Chance) {
-            return Err(PyValueError::new_err(
-                "Agent.search decides at decision nodes; this state is a chance node \
-                 (Agent.search_rolls searches every roll and takes the expectation)",
-            ));
-        }
-        check_decision(&g)?;
+        check_decision(
+            &g,
+            "Agent.search_rolls searches every roll and takes the expectation",
+        )?;
         check_callable(py, "info", "info(dict)", info.as_ref())?;
         super::search::search_dict(
             py,
