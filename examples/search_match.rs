@@ -15,35 +15,14 @@
 
 use dicechess::agents::search::SearchResult;
 use dicechess::agents::{play_game, Agent, AgentSpec};
-use dicechess::board::MoveList;
-use dicechess::sim::{game_rng, random_move, sample_outcome};
-use dicechess::variants::{AnyGame, Game, Node, Options, Outcomes, VARIANTS};
+use dicechess::sim::{game_rng, play_random_decisions};
+use dicechess::variants::{AnyGame, Game, Node, Options, VARIANTS};
 use dicechess::with_game;
 
 fn position(variant: &str, seed: u64, plies: u32) -> AnyGame {
     let mut g = AnyGame::new(variant, &Options::new()).unwrap();
     let mut rng = game_rng(seed, 0);
-    let (mut ml, mut o) = (MoveList::new(), Outcomes::new());
-    with_game!(&mut g, x => {
-        let mut made = 0;
-        loop {
-            match x.node() {
-                Node::Terminal => break,
-                Node::Chance => {
-                    let a = sample_outcome(x, &mut rng, &mut o);
-                    x.apply_outcome(a);
-                }
-                Node::Decision(_) => {
-                    if made >= plies {
-                        break;
-                    }
-                    let m = random_move(x, &mut rng, &mut ml);
-                    x.play(m);
-                    made += 1;
-                }
-            }
-        }
-    });
+    with_game!(&mut g, x => { play_random_decisions(x, &mut rng, plies); });
     g
 }
 

@@ -157,6 +157,30 @@ pub fn play_out_with_dice<G: Game, D: Dice>(
     }
 }
 
+/// Advances `g` by `decisions` uniformly random decisions, sampling the
+/// dice on the way, and on to the next decision node; whether it stopped
+/// at one (false: the game ended first). The random positions of tests,
+/// benches and probes.
+pub fn play_random_decisions<G: Game>(g: &mut G, rng: &mut GameRng, decisions: u32) -> bool {
+    let (mut moves, mut outcomes) = (MoveList::new(), Outcomes::new());
+    let mut made = 0;
+    loop {
+        match g.node() {
+            Node::Terminal => return false,
+            Node::Chance => {
+                let a = sample_outcome(g, rng, &mut outcomes);
+                g.apply_outcome(a);
+            }
+            Node::Decision(_) if made >= decisions => return true,
+            Node::Decision(_) => {
+                let m = random_move(g, rng, &mut moves);
+                g.play(m);
+                made += 1;
+            }
+        }
+    }
+}
+
 /// Plays `g` to the end with uniformly random decisions and sampled dice.
 pub fn play_random_game<G: Game>(g: &mut G, rng: &mut GameRng) -> PlayoutStats {
     let mut moves = MoveList::new();
@@ -166,4 +190,41 @@ pub fn play_random_game<G: Game>(g: &mut G, rng: &mut GameRng) -> PlayoutStats {
         |g, _, rng| random_move(g, rng, &mut moves),
         |_, _, _, _| {},
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::{chess::Chess, dice_chess::DiceChess, vegas::Vegas, Options};
+
+    #[test]
+    fn random_decisions_stop_at_the_next_decision_or_the_end() {
+        // Chess: every ply is a decision.
+        let mut g = Chess::new(&Options::new()).unwrap();
+        assert!(play_random_decisions(&mut g, &mut game_rng(3, 0), 10));
+        assert_eq!(g.progress().plies, 10);
+        assert!(matches!(g.node(), Node::Decision(_)));
+        // Dice Chess starts at a roll: it is sampled on the way to the
+        // first decision.
+        let mut d = DiceChess::new(&Options::new()).unwrap();
+        assert_eq!(d.node(), Node::Chance);
+        assert!(play_random_decisions(&mut d, &mut game_rng(3, 0), 0));
+        assert!(matches!(d.node(), Node::Decision(_)));
+        // More decisions than any game lasts: it ends first.
+        let mut g = Chess::new(&Options::new()).unwrap();
+        assert!(!play_random_decisions(
+            &mut g,
+            &mut game_rng(3, 1),
+            u32::MAX
+        ));
+        assert_eq!(g.node(), Node::Terminal);
+        // The same seed, the same position.
+        let fen_after = |seed| {
+            let mut v = Vegas::new(&Options::new()).unwrap();
+            play_random_decisions(&mut v, &mut game_rng(seed, 2), 20);
+            v.fen()
+        };
+        assert_eq!(fen_after(5), fen_after(5));
+        assert_ne!(fen_after(5), fen_after(6));
+    }
 }

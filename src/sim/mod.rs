@@ -9,7 +9,8 @@ pub mod recorded;
 pub mod vecenv;
 
 pub use crate::play::{
-    game_rng, play_out, play_random_game, random_move, sample_outcome, GameRng, PlayoutStats,
+    game_rng, play_out, play_random_decisions, play_random_game, random_move, sample_outcome,
+    GameRng, PlayoutStats,
 };
 
 /// Runs `run` (a batch of rayon work) on a pool of `threads` threads, or on

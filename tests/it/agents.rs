@@ -9,7 +9,7 @@ use dicechess::agents::expectimax::{Search, MAX_CHANCE_CHAIN};
 use dicechess::agents::{Agent, AgentSpec};
 use dicechess::board::{Move, MoveList};
 use dicechess::sim::playouts::{playouts, GameRecord};
-use dicechess::sim::{game_rng, random_move, sample_outcome};
+use dicechess::sim::{game_rng, play_random_decisions};
 use dicechess::variants::{
     chess::Chess, cubic::Cubic, fluky::Fluky, random_move_number::RandomMoveNumber, vegas::Vegas,
     AnyGame, Game, Node, Options, Outcomes,
@@ -205,33 +205,12 @@ fn brute_chain<G: Evaluate>(g: &G, depth: u32, chain: u32) -> f64 {
 
 /// Random positions (after `plies` random decisions) at decision nodes.
 fn random_positions<G: Game>(proto: &G, n: u64, plies: u32) -> Vec<G> {
-    let mut out = Vec::new();
-    let mut ml = MoveList::new();
-    let mut o = Outcomes::new();
-    for i in 0..n {
-        let mut rng = game_rng(99, i);
-        let mut g = proto.clone();
-        let mut made = 0;
-        loop {
-            match g.node() {
-                Node::Terminal => break,
-                Node::Chance => {
-                    let a = sample_outcome(&g, &mut rng, &mut o);
-                    g.apply_outcome(a);
-                }
-                Node::Decision(_) => {
-                    if made >= plies {
-                        out.push(g.clone());
-                        break;
-                    }
-                    let m = random_move(&g, &mut rng, &mut ml);
-                    g.play(m);
-                    made += 1;
-                }
-            }
-        }
-    }
-    out
+    (0..n)
+        .filter_map(|i| {
+            let mut g = proto.clone();
+            play_random_decisions(&mut g, &mut game_rng(99, i), plies).then_some(g)
+        })
+        .collect()
 }
 
 fn check_exact<G: Evaluate>(proto: &G, positions: u64, plies: u32, depth: u32) {

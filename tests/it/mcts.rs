@@ -5,10 +5,10 @@
 use dicechess::agents::{Agent, AgentSpec};
 use dicechess::board::{Move, MoveList};
 use dicechess::sim::playouts::{playouts, GameRecord};
-use dicechess::sim::{game_rng, random_move, sample_outcome};
+use dicechess::sim::{game_rng, play_random_decisions};
 use dicechess::variants::{
     api, chess::Chess, fluky::Fluky, random_move_number::RandomMoveNumber, vegas::Vegas, AnyGame,
-    Game, Node, Options, Outcomes, VARIANTS,
+    Game, Node, Options, VARIANTS,
 };
 use dicechess::with_game;
 
@@ -45,25 +45,8 @@ fn positions(variant: &str, n: u64, plies: u32) -> Vec<AnyGame> {
         .filter_map(|i| {
             let mut g = proto.clone();
             let mut rng = game_rng(77, i);
-            let (mut ml, mut o) = (MoveList::new(), Outcomes::new());
-            let decided = with_game!(&mut g, x => {
-                let mut made = 0;
-                loop {
-                    match x.node() {
-                        Node::Terminal => break false,
-                        Node::Chance => {
-                            let a = sample_outcome(x, &mut rng, &mut o);
-                            x.apply_outcome(a);
-                        }
-                        Node::Decision(_) if made >= plies + i as u32 => break true,
-                        Node::Decision(_) => {
-                            let m = random_move(x, &mut rng, &mut ml);
-                            x.play(m);
-                            made += 1;
-                        }
-                    }
-                }
-            });
+            let decided =
+                with_game!(&mut g, x => play_random_decisions(x, &mut rng, plies + i as u32));
             decided.then_some(g)
         })
         .collect()
