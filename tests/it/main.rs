@@ -20,6 +20,7 @@ mod hardening;
 mod luck;
 mod mcts;
 mod new_variants_fuzz;
+mod options_fuzz;
 mod paired;
 mod parse_fuzz;
 mod perft;

@@ -489,6 +489,18 @@ impl Evaluator {
         v + extra
     }
 
+    /// The static value of `g`'s board for `pov`, without the tempo a
+    /// decision node adds: what [`Evaluator::static_value`] gives at a
+    /// chance node.
+    pub fn board_value<G: Evaluate>(&mut self, g: &G, pov: Player) -> f64 {
+        let white = self.white_cp(g);
+        if g.color_of(pov) == Color::White {
+            white
+        } else {
+            -white
+        }
+    }
+
     /// The static value of a non-terminal, non-chance state for `pov`.
     pub fn static_value<G: Evaluate>(&mut self, g: &G, pov: Player) -> f64 {
         let white = self.white_cp(g);

@@ -8,8 +8,10 @@
 //! victim's value, less the capturer's when the square is defended after
 //! the capture (one exchange, as a static exchange evaluation's first
 //! step). A capture of the king ends the game and is valued as such. This
-//! is one node, like the static value it replaces. Every outcome leaves the
-//! board as it is, so the board is evaluated once; where the variant names
+//! is one node, like the static value it replaces. A roll of piece dice
+//! leaves the board as it is, so the board is evaluated once (an outcome
+//! that changes a piece, a Fluky die's new face, is valued on its own
+//! board); where the variant names
 //! the roles a roll lets move (`Game::search_roll_roles`), the captures are
 //! listed once and each roll takes the best of its roles', so a roll costs
 //! a few instructions, not a copy of the state and a move list.
@@ -138,12 +140,23 @@ impl Engine {
     ) -> f64 {
         let mut child = g.clone();
         child.apply_outcome(id);
-        // A roll moves no piece (a Random Move Number throw may pass the
-        // turn, under `hexpand=0`, so only the pieces are compared).
-        debug_assert!(
-            child.position().same_pieces(g.position()),
-            "a horizon roll moved a piece"
-        );
+        // `base` values the board before the roll. A roll of piece dice
+        // leaves it as it is, but a Fluky or Metamorph roll turns the moved
+        // die to a new face (those rolls reach here only when `hexpand` is
+        // below their four outcomes): that board is valued afresh, as
+        // `base` is (no tempo). Only the pieces are compared (a Random Move
+        // Number throw may pass the turn).
+        let base = if child.position().same_pieces(g.position()) {
+            base
+        } else {
+            match child.node() {
+                Node::Decision(_) => self.eval.board_value(&child, pov),
+                Node::Chance => self
+                    .eval
+                    .at_chance(&child, pov, |c| terminal_value(c, pov, ply + 2)),
+                Node::Terminal => base,
+            }
+        };
         match child.node() {
             Node::Terminal => terminal_value(&child, pov, ply + 1),
             Node::Chance if pass => {
@@ -263,4 +276,90 @@ enum Capture {
     Gain(f64),
     /// A capture of the king.
     King(Move),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::search::ordering::is_capture;
+    use crate::agents::search::Params;
+    use crate::play::{random_move, sample_outcome};
+    use crate::rng::game_rng;
+    use crate::variants::fluky::Fluky;
+    use crate::variants::{Game, Options};
+
+    /// Whether no outcome of chance node `g` leaves its mover a capture or
+    /// a promotion (the horizon's capture guess then adds nothing).
+    fn no_roll_captures(g: &Fluky) -> bool {
+        let (mut o, mut ml) = (Outcomes::new(), MoveList::new());
+        g.chance_outcomes(&mut o);
+        o.as_slice().iter().all(|&(id, _)| {
+            let mut c = g.clone();
+            c.apply_outcome(id);
+            if !matches!(c.node(), Node::Decision(_)) {
+                return true;
+            }
+            c.legal_moves(&mut ml);
+            ml.iter().all(|&m| {
+                !is_capture(c.position(), m) && !matches!(m.kind(), MoveKind::Promotion(_))
+            })
+        })
+    }
+
+    /// A Fluky roll turns the moved die to a new face. Under `hexpand=0`
+    /// its four outcomes count as a wide roll, and where no outcome leaves
+    /// a capture the horizon must value the roll as the exact expectation
+    /// of the rolled boards (without tempo, as the horizon values a board
+    /// a roll leaves as it is), not four times the board before the roll
+    /// (found by fuzzing the search's options: a debug assertion said a
+    /// horizon roll moved a piece).
+    #[test]
+    fn a_wide_fluky_roll_is_valued_on_the_faces_it_rolls() {
+        let mut e = Engine::new(Params::default());
+        let (mut ml, mut o) = (MoveList::new(), Outcomes::new());
+        let mut checked = 0;
+        for game in 0..40 {
+            let mut g = Fluky::new("fluky", &Options::new()).unwrap();
+            let mut rng = game_rng(17, game);
+            for _ in 0..60 {
+                match g.node() {
+                    Node::Terminal => break,
+                    Node::Decision(_) => {
+                        let m = random_move(&g, &mut rng, &mut ml);
+                        g.play(m);
+                    }
+                    Node::Chance => {
+                        if no_roll_captures(&g) {
+                            for pov in [0, 1] {
+                                let horizon = e.wide_horizon(&g, pov, 3);
+                                g.chance_outcomes(&mut o);
+                                let ut = e.eval.utility;
+                                let mut memo = ut.memo();
+                                let mut sum = 0.0;
+                                for &(id, p) in o.as_slice() {
+                                    let mut c = g.clone();
+                                    c.apply_outcome(id);
+                                    let v = match c.node() {
+                                        Node::Terminal => terminal_value(&c, pov, 4),
+                                        _ => e.eval.board_value(&c, pov),
+                                    };
+                                    sum += p * memo.utility(v);
+                                }
+                                let exact = ut.centipawns(sum);
+                                assert!(
+                                    (horizon - exact).abs() < 1e-6,
+                                    "{horizon} {exact} {}",
+                                    g.fen()
+                                );
+                            }
+                            checked += 1;
+                        }
+                        let a = sample_outcome(&g, &mut rng, &mut o);
+                        g.apply_outcome(a);
+                    }
+                }
+            }
+        }
+        assert!(checked > 50, "{checked}");
+    }
 }

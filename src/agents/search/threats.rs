@@ -217,7 +217,15 @@ pub(super) fn mates_in_one(pos: &Position, ml: &mut MoveList) -> bool {
 /// squares on the back rank and the en-passant square.
 fn check_squares(pos: &Position, king: Square) -> Bitboard {
     let them = !pos.turn();
-    let occ = pos.occupied();
+    // A pawn that promotes may itself block the line to the king (a2-a1=Q
+    // against a king on a3): the lines are drawn as if such pawns were gone.
+    let geo = pos.geometry();
+    let before_last = match pos.turn() {
+        crate::board::Color::White => geo.last_rank(pos.turn()) - 1,
+        crate::board::Color::Black => geo.last_rank(pos.turn()) + 1,
+    };
+    let promoting = pos.pieces(pos.turn(), Role::Pawn) & Bitboard::rank(before_last);
+    let occ = pos.occupied() & !promoting;
     let mut s = Bitboard::EMPTY;
     for r in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook] {
         // Attacks are symmetric: a piece of ours on these squares attacks
@@ -373,6 +381,10 @@ mod tests {
         // A rook on the f-file mates the king on f8 between its rooks
         // (castling or Rf1).
         assert!(mates("4rkr1/4p1p1/8/8/8/8/8/4K2R w K - 0 1"));
+        // Mate by a promotion moving away from the king along the line the
+        // pawn itself blocked: a2-a1=Q against the king on a3 (found by
+        // fuzzing the search's options).
+        assert!(mates("brk4r/8/7B/n1P3pP/4p3/K3QR2/pP5N/8 b - - 0 52"));
         // Bare kings: nothing can check.
         assert!(!mates("7k/8/8/8/8/8/8/6K1 w - - 0 1"));
     }
