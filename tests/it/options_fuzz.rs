@@ -128,3 +128,121 @@ fn random_agent_options_on_random_positions_of_every_variant() {
         trial(seed, t);
     }
 }
+
+/// The board field of `fen` with up to six pieces added on empty squares
+/// (any role but the king, either colour, pawns off the first and last
+/// ranks) and up to three non-king pieces removed.
+fn mutate_board(fen: &str, rng: &mut GameRng) -> String {
+    let (board, rest) = fen.split_once(' ').expect("a FEN has fields");
+    // Cubic's stocks follow the board in brackets.
+    let (board, stocks) = match board.find('[') {
+        Some(i) => board.split_at(i),
+        None => (board, ""),
+    };
+    let mut rows: Vec<Vec<char>> = board
+        .split('/')
+        .map(|r| {
+            r.chars()
+                .flat_map(|c| match c.to_digit(10) {
+                    Some(n) => vec!['.'; n as usize],
+                    None => vec![c],
+                })
+                .collect()
+        })
+        .collect();
+    let (ranks, files) = (rows.len(), rows[0].len());
+    for _ in 0..rng.random_range(0..4) {
+        let (r, f) = (rng.random_range(0..ranks), rng.random_range(0..files));
+        if !matches!(rows[r][f], 'k' | 'K') {
+            rows[r][f] = '.';
+        }
+    }
+    for _ in 0..rng.random_range(0..7) {
+        let (r, f) = (rng.random_range(0..ranks), rng.random_range(0..files));
+        let role = ['p', 'n', 'b', 'r', 'q'][rng.random_range(0..5)];
+        if rows[r][f] != '.' || (role == 'p' && (r == 0 || r == ranks - 1)) {
+            continue;
+        }
+        rows[r][f] = if rng.random_bool(0.5) {
+            role.to_ascii_uppercase()
+        } else {
+            role
+        };
+    }
+    let board: Vec<String> = rows
+        .iter()
+        .map(|row| {
+            let mut out = String::new();
+            let mut empty = 0;
+            for &c in row {
+                if c == '.' {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push(c);
+                }
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+            }
+            out
+        })
+        .collect();
+    format!("{}{stocks} {rest}", board.join("/"))
+}
+
+/// Random agent specs on odd material (extra queens, pawns on any middle
+/// rank, missing pieces): positions of random games with pieces added and
+/// removed, each accepted by the variant's FEN parser or rejected with an
+/// error, never a panic.
+#[test]
+fn random_agent_options_on_mutated_positions_of_every_variant() {
+    let seed: u64 = std::env::var("FUZZ_SEED").map_or(7, |s| s.parse().unwrap());
+    let n: u64 = std::env::var("FUZZ_N").map_or(300, |s| s.parse().unwrap());
+    let mut accepted = 0;
+    for t in 0..n {
+        let mut rng = game_rng(seed ^ 0x5eed, t);
+        let v = VARIANTS[rng.random_range(0..VARIANTS.len())];
+        let mut g = AnyGame::new(v, &Options::new()).unwrap();
+        let plies = rng.random_range(0..60);
+        let fen = with_game!(&mut g, x => {
+            play_random_decisions(x, &mut rng, plies);
+            x.fen()
+        });
+        let mutated = mutate_board(&fen, &mut rng);
+        let mut o = Options::new();
+        o.insert("fen".into(), mutated.clone().into());
+        let Ok(mut g) = AnyGame::new(v, &o) else {
+            continue;
+        };
+        accepted += 1;
+        let spec = if rng.random_bool(0.75) {
+            random_search_spec(&mut rng)
+        } else {
+            random_mcts_spec(&mut rng)
+        };
+        let mut agent = Agent::new(AgentSpec::parse(&spec).unwrap());
+        let context = format!("trial {t}: {v} {mutated:?} {spec}");
+        with_game!(&mut g, x => {
+            x.check_invariants().unwrap_or_else(|e| panic!("{context}: {e}"));
+            for _ in 0..2 {
+                play_random_decisions(x, &mut rng, 0);
+                if !matches!(x.node(), Node::Decision(_)) {
+                    break;
+                }
+                let m = agent.select(x, &mut game_rng(t, 1));
+                let mut legal = MoveList::new();
+                x.legal_moves(&mut legal);
+                assert!(legal.contains(m), "{context}: illegal {m:?}");
+                x.play(m);
+            }
+        });
+    }
+    assert!(
+        accepted > n / 3,
+        "{accepted} of {n} mutated positions parsed"
+    );
+}
