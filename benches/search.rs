@@ -3,6 +3,15 @@
 //! (`cargo bench --bench search`), timed by the thread's CPU time.
 //! `-- --only ROW1,ROW2` runs only those rows (`middlegames` or variant
 //! names), e.g. for a profiler; `-- --params hcap=0` sets engine options.
+//!
+//! Nodes per second depend on the machine as much as on the code (the
+//! middlegames row read 3.1M on 2026-12-01's VM and 1.0-1.5M on later
+//! ones with about the same instructions per node). So when Stockfish is
+//! installed (`$STOCKFISH`, else `stockfish` on the `PATH`, else
+//! `/usr/games/stockfish`), the middlegames row is timed three times,
+//! alternating with Stockfish's own single-thread `bench 16 1 12` on the
+//! same machine, and both medians are printed with their ratio: a
+//! reading of the engine's speed that carries from one machine to another.
 
 use dicechess::agents::search::{Engine, Params};
 use dicechess::agents::Evaluate;
@@ -73,6 +82,85 @@ fn measure<G: Evaluate>(states: &[G]) -> (u64, f64, f64) {
     (nodes, thread_cpu_seconds() - t, depth / n.max(1.0))
 }
 
+/// The Stockfish binary to compare with, if one runs.
+fn stockfish() -> Option<String> {
+    let candidates = [
+        std::env::var("STOCKFISH").ok(),
+        Some("stockfish".to_owned()),
+        Some("/usr/games/stockfish".to_owned()),
+    ];
+    candidates.into_iter().flatten().find(|c| {
+        std::process::Command::new(c)
+            .arg("quit")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    })
+}
+
+/// Stockfish's name line and the nodes/s of its single-thread
+/// `bench 16 1 12` (16 MB hash, one thread, depth 12).
+fn stockfish_bench(binary: &str) -> Option<(String, f64)> {
+    let out = std::process::Command::new(binary)
+        .args(["bench", "16", "1", "12"])
+        .output()
+        .ok()?;
+    let name = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .next()?
+        .split(" by ")
+        .next()?
+        .to_owned();
+    let nps = String::from_utf8_lossy(&out.stderr).lines().find_map(|l| {
+        l.strip_prefix("Nodes/second")?
+            .trim_start_matches([' ', ':'])
+            .trim()
+            .parse()
+            .ok()
+    })?;
+    Some((name, nps))
+}
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
+}
+
+/// The middlegames row; beside Stockfish's bench when it is installed
+/// (three alternating runs each, medians, and their ratio).
+fn middlegames_row(mids: &[Chess]) {
+    let Some(sf) = stockfish() else {
+        let (nodes, secs, depth) = measure(mids);
+        println!(
+            "| chess middlegames | {:.0} | {depth:.1} |",
+            nodes as f64 / secs
+        );
+        return;
+    };
+    let (mut ours, mut theirs, mut depth, mut name) = (vec![], vec![], 0.0, String::new());
+    for _ in 0..3 {
+        if let Some((n, nps)) = stockfish_bench(&sf) {
+            theirs.push(nps);
+            name = n;
+        }
+        let (nodes, secs, d) = measure(mids);
+        ours.push(nodes as f64 / secs);
+        depth = d;
+    }
+    let ours = median(ours);
+    println!("| chess middlegames (median of 3) | {ours:.0} | {depth:.1} |");
+    if !theirs.is_empty() {
+        let runs = theirs.len();
+        let theirs = median(theirs);
+        println!(
+            "| {name} `bench 16 1 12`, alternated with the row above (median of {runs}) | {theirs:.0} | |"
+        );
+        println!(
+            "| ratio: chess middlegames / {name} | {:.2} | |",
+            ours / theirs
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let only: Option<Vec<String>> = args
@@ -99,11 +187,7 @@ fn main() {
     // (the kept storage of `tt.rs`: the same trees as a new table).
     Engine::new(params()).search(&mids[0], &mut game_rng(0, 0), (Some(1), None, None), None);
     if wanted("middlegames") {
-        let (nodes, secs, depth) = measure(&mids);
-        println!(
-            "| chess middlegames | {:.0} | {depth:.1} |",
-            nodes as f64 / secs
-        );
+        middlegames_row(&mids);
     }
     for v in VARIANTS.iter().filter(|v| wanted(v)) {
         let states: Vec<AnyGame> = (0..6).map(|i| position(v, i, 10 + 4 * i as u32)).collect();
