@@ -2,15 +2,14 @@
 //! positions of every variant, with small budgets. The test builds run
 //! with debug assertions on, so the engines' own cross-checks (the fast
 //! threat and mate tests against playing every move, the table's static
-//! values, the horizon's) are exercised far from the defaults the other
-//! tests use. Two bugs were found this way: a promotion mate the checks
+//! values) are exercised far from the defaults the other tests use. Two bugs were found this way: a promotion mate the checks
 //! filter missed, and Fluky rolls valued on the board before the roll
 //! under `hexpand` below four. `FUZZ_SEED` and `FUZZ_N` pick another seed
 //! and number of trials (7 and 400 by default; 5,000 trials at seeds 8
 //! and 9 passed on 2026-12-07).
 
 use dicechess::agents::search::KEYS;
-use dicechess::agents::{Agent, AgentSpec};
+use dicechess::agents::{Agent, AgentSpec, Evaluate};
 use dicechess::board::MoveList;
 use dicechess::sim::{game_rng, play_random_decisions, GameRng};
 use dicechess::variants::{AnyGame, Game, Node, Options, VARIANTS};
@@ -75,17 +74,40 @@ fn random_mcts_spec(rng: &mut GameRng) -> String {
     format!("mcts:{}", kv.join(","))
 }
 
+/// A random `search` (three in four) or `mcts` spec.
+fn random_spec(rng: &mut GameRng) -> String {
+    if rng.random_bool(0.75) {
+        random_search_spec(rng)
+    } else {
+        random_mcts_spec(rng)
+    }
+}
+
+/// The campaign's seed and number of trials: `FUZZ_SEED` (default 7)
+/// and `FUZZ_N` (default `trials`).
+fn campaign(trials: u64) -> (u64, u64) {
+    let var =
+        |name: &str, default: u64| std::env::var(name).map_or(default, |s| s.parse().expect(name));
+    (var("FUZZ_SEED", 7), var("FUZZ_N", trials))
+}
+
+/// The agent decides at decision node `x`; the move must be legal, and
+/// is played.
+fn decide_and_play<G: Evaluate>(agent: &mut Agent, x: &mut G, t: u64, context: &str) {
+    let m = agent.select(x, &mut game_rng(t, 1));
+    let mut legal = MoveList::new();
+    x.legal_moves(&mut legal);
+    assert!(legal.contains(m), "{context}: illegal {m:?}");
+    x.play(m);
+}
+
 /// One trial: a random variant, position and spec; the agent decides a
 /// few times in a row (a kept table serves the next search), and a search
 /// agent also analyses some rolls before them.
 fn trial(seed: u64, t: u64) {
     let mut rng = game_rng(seed, t);
     let v = VARIANTS[rng.random_range(0..VARIANTS.len())];
-    let spec = if rng.random_bool(0.75) {
-        random_search_spec(&mut rng)
-    } else {
-        random_mcts_spec(&mut rng)
-    };
+    let spec = random_spec(&mut rng);
     let parsed = AgentSpec::parse(&spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
     let is_search = matches!(parsed, AgentSpec::Search(_));
     let mut agent = Agent::new(parsed);
@@ -104,11 +126,7 @@ fn trial(seed: u64, t: u64) {
             }
             play_random_decisions(x, &mut rng, 0);
             if matches!(x.node(), Node::Decision(_)) {
-                let m = agent.select(x, &mut game_rng(t, 1));
-                let mut legal = MoveList::new();
-                x.legal_moves(&mut legal);
-                assert!(legal.contains(m), "{context}: illegal {m:?}");
-                x.play(m);
+                decide_and_play(&mut agent, x, t, &context);
                 false
             } else {
                 true
@@ -122,8 +140,7 @@ fn trial(seed: u64, t: u64) {
 
 #[test]
 fn random_agent_options_on_random_positions_of_every_variant() {
-    let seed: u64 = std::env::var("FUZZ_SEED").map_or(7, |s| s.parse().unwrap());
-    let n: u64 = std::env::var("FUZZ_N").map_or(400, |s| s.parse().unwrap());
+    let (seed, n) = campaign(400);
     for t in 0..n {
         trial(seed, t);
     }
@@ -200,8 +217,7 @@ fn mutate_board(fen: &str, rng: &mut GameRng) -> String {
 /// error, never a panic.
 #[test]
 fn random_agent_options_on_mutated_positions_of_every_variant() {
-    let seed: u64 = std::env::var("FUZZ_SEED").map_or(7, |s| s.parse().unwrap());
-    let n: u64 = std::env::var("FUZZ_N").map_or(300, |s| s.parse().unwrap());
+    let (seed, n) = campaign(300);
     let mut accepted = 0;
     for t in 0..n {
         let mut rng = game_rng(seed ^ 0x5eed, t);
@@ -219,11 +235,7 @@ fn random_agent_options_on_mutated_positions_of_every_variant() {
             continue;
         };
         accepted += 1;
-        let spec = if rng.random_bool(0.75) {
-            random_search_spec(&mut rng)
-        } else {
-            random_mcts_spec(&mut rng)
-        };
+        let spec = random_spec(&mut rng);
         let mut agent = Agent::new(AgentSpec::parse(&spec).unwrap());
         let context = format!("trial {t}: {v} {mutated:?} {spec}");
         with_game!(&mut g, x => {
@@ -233,11 +245,7 @@ fn random_agent_options_on_mutated_positions_of_every_variant() {
                 if !matches!(x.node(), Node::Decision(_)) {
                     break;
                 }
-                let m = agent.select(x, &mut game_rng(t, 1));
-                let mut legal = MoveList::new();
-                x.legal_moves(&mut legal);
-                assert!(legal.contains(m), "{context}: illegal {m:?}");
-                x.play(m);
+                decide_and_play(&mut agent, x, t, &context);
             }
         });
     }

@@ -503,12 +503,7 @@ impl Evaluator {
 
     /// The static value of a non-terminal, non-chance state for `pov`.
     pub fn static_value<G: Evaluate>(&mut self, g: &G, pov: Player) -> f64 {
-        let white = self.white_cp(g);
-        let mut v = if g.color_of(pov) == Color::White {
-            white
-        } else {
-            -white
-        };
+        let mut v = self.board_value(g, pov);
         if let Node::Decision(p) = g.node() {
             v += if p == pov {
                 self.weights.tempo
