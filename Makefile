@@ -35,10 +35,13 @@ BENCH_ARGS ?=
 FUZZ_SECONDS ?= 30
 
 # On CI: the lockfile must be up to date, and no interactive progress bars.
+# A fresh clone gains nothing from incremental compilation, whose caches were
+# half of target/debug; CI's disk is shared and once ran out (see rust-test).
 ifdef CI
 CARGO_LOCKED := --locked
 export PIP_PROGRESS_BAR := off
 export CARGO_TERM_PROGRESS_WHEN := never
+export CARGO_INCREMENTAL := 0
 else
 CARGO_LOCKED :=
 endif
@@ -159,6 +162,11 @@ docs: venv
 
 rust-test:
 	$(CARGO) test $(CARGO_LOCKED) $(CARGO_TEST_FLAGS)
+ifdef CI
+	@# No later step reads the test build; on CI it goes before the RL
+	@# libraries (5 GB) come in, as the disk there once filled up.
+	rm -rf target/debug
+endif
 
 # tests/rl/test_rl_libraries.py imports torch, SB3, RLlib and Tianshou
 # outright (an ImportError, never a skip), hence venv-rl.
