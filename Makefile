@@ -164,7 +164,7 @@ rust-test:
 	$(CARGO) test $(CARGO_LOCKED) $(CARGO_TEST_FLAGS)
 ifdef CI
 	@# No later step reads the test build; on CI it goes before the RL
-	@# libraries (5 GB) come in, as the disk there once filled up.
+	@# libraries (about 6 GB) come in, as the disk there once filled up.
 	rm -rf target/debug
 endif
 
