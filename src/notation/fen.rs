@@ -270,6 +270,19 @@ pub fn validate(pos: &Position, rules: &FenRules) -> Result<(), String> {
         ));
     }
     // (Variants that leave checks standing, or have no check, accept any.)
+    // But not with an en-passant square: the side that just made the double
+    // step cannot have left its own king in check (a check left standing
+    // follows a forfeited turn, when the double step's right has lapsed).
+    if let Some(ep) = pos.ep_square() {
+        if pos.king_attacked(pos.turn().other()) {
+            return Err(format!(
+                "FEN en-passant square {} says {} just made a double step, but its king is \
+                 in check, which that move cannot have left",
+                square_name(ep),
+                pos.turn().other().name()
+            ));
+        }
+    }
     if !rules.allow_opponent_in_check && pos.checkers().count() > 2 {
         return Err("the side to move is in check by more than two pieces".into());
     }

@@ -469,6 +469,23 @@ fn fen_of_the_start_and_bad_fens() {
 }
 
 #[test]
+fn a_check_left_standing_comes_without_an_en_passant_square() {
+    // White's king is in check from f2 with Black to move: a check left
+    // standing, as after White forfeited its turn.
+    let standing = "4k3/8/8/8/2Pp4/8/5b2/4K3 b - - 0 23 move 1 0 bw 14 22";
+    assert!(game(standing).fen().contains(" b - - "));
+    // With c3 as the en-passant square White would just have played c2-c4,
+    // a move that cannot leave its own king in check: no game reaches it
+    // (the parser took it, and the game's invariants then failed; found by
+    // tests/it/options_fuzz.rs at FUZZ_SEED=30).
+    let with_ep = "4k3/8/8/8/2Pp4/8/5b2/4K3 b - c3 0 23 move 1 0 bw 14 22";
+    match RandomMoveNumber::from_fen(with_ep, 1000) {
+        Ok(_) => panic!("{with_ep} was accepted"),
+        Err(e) => assert!(e.to_string().contains("en-passant square c3"), "{e}"),
+    }
+}
+
+#[test]
 fn bad_actions_leave_the_state_unchanged() {
     let mut g = game("4k3/8/8/8/8/8/8/R3K3 w - - 0 1 throw 0 0 wb 3 2");
     let before = g.fen();
