@@ -14,6 +14,7 @@ use dicechess::board::MoveList;
 use dicechess::sim::{game_rng, play_random_decisions, GameRng};
 use dicechess::variants::{AnyGame, Game, Node, Options, VARIANTS};
 use dicechess::with_game;
+use proptest::prelude::*;
 use rand::RngExt;
 
 /// The `search` keys that take a value other than 0/1 (set below, or
@@ -253,4 +254,82 @@ fn random_agent_options_on_mutated_positions_of_every_variant() {
         accepted > n / 3,
         "{accepted} of {n} mutated positions parsed"
     );
+}
+
+// ---------------------------------------------------------------- spec text
+
+/// Valid specs whose text the fuzz below edits: every agent, and a
+/// `search` spec with every valued key.
+const SPEC_SEEDS: &[&str] = &[
+    "random",
+    "greedy",
+    "expectimax:depth=2",
+    "mcts:sims=200,nodes=5000,ms=40,c=1.4,select=uct,leaf=static,chance=sample,rollout=greedy,rollout_plies=7",
+    "search:nodes=20000",
+    "search:nodes=100,ms=50,depth=3,tt_mb=2,tt=0,qchance=stop,sample=8,uscale=800,weights=hand,hexpand=8,qmate=2,sweights=fitted,keep=1",
+];
+
+/// A refusal names the valid specs; an accepted text's canonical form
+/// parses back to the same spec and prints the same.
+fn check_spec_text(text: &str) -> Result<(), TestCaseError> {
+    match AgentSpec::parse(text) {
+        Err(e) => prop_assert!(
+            e.to_string().contains("valid specs"),
+            "{text:?} refused without the valid specs: {e}"
+        ),
+        Ok(spec) => {
+            let canonical = spec.to_string();
+            let again = AgentSpec::parse(&canonical);
+            prop_assert!(
+                again.is_ok(),
+                "{text:?} -> {canonical:?} is refused: {again:?}"
+            );
+            let again = again.unwrap();
+            prop_assert_eq!(&again, &spec, "{:?} -> {:?}", text, canonical);
+            prop_assert_eq!(again.to_string(), canonical);
+        }
+    }
+    Ok(())
+}
+
+/// Replaces `cut` bytes (at most) at `at` (modulo the length) with `put`.
+fn splice(s: &str, at: usize, cut: usize, put: &str) -> String {
+    let at = at % (s.len() + 1);
+    let end = (at + cut).min(s.len());
+    format!("{}{put}{}", &s[..at], &s[end..])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn spec_random_text(text in "\\PC{0,40}") {
+        check_spec_text(&text)?;
+    }
+
+    #[test]
+    fn spec_text_in_the_spec_alphabet(
+        text in "(random|greedy|expectimax|mcts|search|[a-z]{1,6})(:[a-z_]{1,9}=[-+0-9a-z.eE]{0,6}(,[a-z_]{1,9}=[-+0-9a-z.eE]{0,6}){0,4})?"
+    ) {
+        check_spec_text(&text)?;
+    }
+
+    #[test]
+    fn spec_edits_of_valid_specs(
+        i in 0..SPEC_SEEDS.len(),
+        edits in prop::collection::vec((any::<usize>(), 0..4usize, "[-a-z0-9=,:._+ ]{0,3}"), 1..4),
+    ) {
+        let mut text = SPEC_SEEDS[i].to_string();
+        for (at, cut, put) in &edits {
+            text = splice(&text, *at, *cut, put);
+        }
+        check_spec_text(&text)?;
+    }
+}
+
+#[test]
+fn the_seed_specs_are_valid() {
+    for s in SPEC_SEEDS {
+        AgentSpec::parse(s).unwrap_or_else(|e| panic!("{s}: {e}"));
+    }
 }
