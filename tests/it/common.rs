@@ -61,3 +61,23 @@ pub fn search<G: Evaluate>(g: &G, spec: &str) -> SearchResult {
     };
     Engine::new(p).search(g, &mut game_rng(0, 0), (None, None, None), None)
 }
+
+/// Byte edits of an ASCII text, for the parser fuzzes: each
+/// (position, kind, byte) deletes, inserts or replaces (kind modulo 3) at
+/// the position modulo the length, the byte taken from `alphabet`.
+pub fn byte_edits(s: &str, edits: &[(usize, u8, u8)], alphabet: &[u8]) -> String {
+    let mut b = s.as_bytes().to_vec();
+    for &(pos, kind, c) in edits {
+        let c = alphabet[c as usize % alphabet.len()];
+        let i = pos % (b.len() + 1);
+        match kind % 3 {
+            0 if i < b.len() => {
+                b.remove(i);
+            }
+            1 => b.insert(i, c),
+            _ if i < b.len() => b[i] = c,
+            _ => {}
+        }
+    }
+    String::from_utf8_lossy(&b).into_owned()
+}

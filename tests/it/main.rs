@@ -13,6 +13,7 @@ mod dice_chess3;
 mod dice_chess3_sampling;
 mod dice_play;
 mod episode;
+mod fen_fuzz;
 mod fluky;
 mod gardner;
 mod gardner_draw;

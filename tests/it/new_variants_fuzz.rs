@@ -2,6 +2,7 @@
 //! move text: no panic; a FEN that parses writes back to itself; text that
 //! parses names a legal action; bad text leaves the state unchanged.
 
+use super::common::byte_edits;
 use dicechess::variants::{api, AnyGame, Game, Options};
 use dicechess::with_game;
 use proptest::prelude::*;
@@ -26,20 +27,7 @@ const FENS: &[(&str, &str)] = &[
 const ALPHABET: &[u8] = b"pnbrqkPNBRQK0123456789/ wbx-,Rracdefgh";
 
 fn mutate(s: &str, edits: &[(usize, u8, u8)]) -> String {
-    let mut b = s.as_bytes().to_vec();
-    for &(pos, kind, c) in edits {
-        let c = ALPHABET[c as usize % ALPHABET.len()];
-        let i = pos % (b.len() + 1);
-        match kind % 3 {
-            0 if i < b.len() => {
-                b.remove(i);
-            }
-            1 => b.insert(i, c),
-            _ if i < b.len() => b[i] = c,
-            _ => {}
-        }
-    }
-    String::from_utf8_lossy(&b).into_owned()
+    byte_edits(s, edits, ALPHABET)
 }
 
 fn game(variant: &str, fen: &str) -> Result<AnyGame, String> {

@@ -300,7 +300,7 @@ fn splice(s: &str, at: usize, cut: usize, put: &str) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(1000))]
+    #![proptest_config(ProptestConfig::with_cases(10_000))]
 
     #[test]
     fn spec_random_text(text in "\\PC{0,40}") {
