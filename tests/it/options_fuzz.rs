@@ -2,11 +2,18 @@
 //! positions of every variant, with small budgets. The test builds run
 //! with debug assertions on, so the engines' own cross-checks (the fast
 //! threat and mate tests against playing every move, the table's static
-//! values) are exercised far from the defaults the other tests use. Two bugs were found this way: a promotion mate the checks
-//! filter missed, and Fluky rolls valued on the board before the roll
-//! under `hexpand` below four. `FUZZ_SEED` and `FUZZ_N` pick another seed
-//! and number of trials (7 and 400 by default; 5,000 trials at seeds 8
-//! and 9 passed on 2026-12-07).
+//! values) are exercised far from the defaults the other tests use. Three
+//! faults were found this way: a promotion mate the checks filter missed,
+//! Fluky rolls valued on the board before the roll under `hexpand` below
+//! four, and (at seed 30) a Random Move Number Chess FEN with a check left
+//! standing and an en-passant square, which the FEN parser now refuses.
+//! `FUZZ_SEED` and `FUZZ_N` pick another seed and number of trials (7 and
+//! 400 by default; 40,000 trials at each of seeds 30-34 passed on
+//! 2026-12-07).
+//!
+//! The spec text itself is fuzzed at the end: arbitrary text and edits of
+//! valid specs are either refused with the list of valid specs or parsed
+//! to a spec whose canonical text parses back to it.
 
 use dicechess::agents::search::KEYS;
 use dicechess::agents::{Agent, AgentSpec, Evaluate};
