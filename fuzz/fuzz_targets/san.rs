@@ -25,6 +25,7 @@ const SMALL: FenRules = FenRules {
     pawns: PawnStyle::Fluky,
     roles: RoleSet(0b10_1111),
     allow_opponent_in_check: false,
+    moves_keep_king_safe: true,
 };
 
 const CUBIC: FenRules = FenRules {
@@ -32,6 +33,7 @@ const CUBIC: FenRules = FenRules {
     pawns: PawnStyle::Cubic,
     roles: RoleSet::ALL,
     allow_opponent_in_check: true,
+    moves_keep_king_safe: true,
 };
 
 fuzz_target!(|data: &[u8]| {

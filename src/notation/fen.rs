@@ -57,6 +57,11 @@ pub struct FenRules {
     /// Whether the side not to move may be in check (Random Move Number
     /// Chess leaves checks standing after a forfeit).
     pub allow_opponent_in_check: bool,
+    /// Whether a move never leaves the mover's own king attacked (every
+    /// variant but three-dice DiceChess, which has no check). Then an
+    /// en-passant square, which says that the side not to move has just
+    /// made a double step, cannot come with that side's king attacked.
+    pub moves_keep_king_safe: bool,
 }
 
 impl FenRules {
@@ -66,6 +71,7 @@ impl FenRules {
         pawns: PawnStyle::Orthodox,
         roles: RoleSet::ALL,
         allow_opponent_in_check: false,
+        moves_keep_king_safe: true,
     };
 }
 
@@ -270,10 +276,11 @@ pub fn validate(pos: &Position, rules: &FenRules) -> Result<(), String> {
         ));
     }
     // (Variants that leave checks standing, or have no check, accept any.)
-    // But not with an en-passant square: the side that just made the double
-    // step cannot have left its own king in check (a check left standing
-    // follows a forfeited turn, when the double step's right has lapsed).
-    if let Some(ep) = pos.ep_square() {
+    // But a check left standing (Random Move Number Chess, Dice Chess)
+    // follows a turn without a move, when a double step's right has lapsed:
+    // where moves keep the king safe, the double step an en-passant square
+    // speaks of cannot have left its mover's king in check.
+    if let (true, Some(ep)) = (rules.moves_keep_king_safe, pos.ep_square()) {
         if pos.king_attacked(pos.turn().other()) {
             return Err(format!(
                 "FEN en-passant square {} says {} just made a double step, but its king is \

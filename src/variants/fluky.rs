@@ -64,6 +64,7 @@ pub const FEN_RULES: FenRules = FenRules {
             | (1 << Role::King as u8),
     ),
     allow_opponent_in_check: false,
+    moves_keep_king_safe: true,
 };
 
 /// When a check cancels the roll (docs/rules.md §2 exception 1 / §3).

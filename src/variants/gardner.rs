@@ -24,6 +24,7 @@ pub const FEN_RULES: FenRules = FenRules {
     pawns: PawnStyle::Minichess,
     roles: RoleSet::ALL,
     allow_opponent_in_check: false,
+    moves_keep_king_safe: true,
 };
 
 /// A Gardner minichess game.

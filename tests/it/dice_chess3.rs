@@ -216,6 +216,25 @@ fn en_passant_only_first_and_only_against_the_last_move() {
 }
 
 #[test]
+fn a_double_step_that_leaves_the_king_attacked_keeps_its_en_passant_square() {
+    // No check here: White's c2-c4 leaves the king on e1 to the rook on e5,
+    // and Black may take en passant or take the king. The FEN of that state
+    // reads back (a parser check that holds where moves keep the king safe,
+    // an en-passant square beside an attacked mover's king, must not apply).
+    let mut g = game("4k3/8/8/4r3/3p4/8/2P5/4K3 w - - 0 1 - -");
+    roll(&mut g, "PQQ");
+    mv(&mut g, "c4");
+    roll(&mut g, "PRR");
+    let fen = g.fen();
+    assert!(fen.contains(" c3 "), "{fen}");
+    assert!(sans(&g).contains(&"dxc3".to_string()));
+    assert!(sans(&g).contains(&"Rxe1".to_string()));
+    let again = game(&fen);
+    assert_eq!(again.fen(), fen);
+    assert_eq!(sans(&again), sans(&g));
+}
+
+#[test]
 fn promotion_choice() {
     let fen = "7k/P7/8/8/8/8/8/K7 w - - 0 1";
     let mut g = game(fen);

@@ -18,12 +18,14 @@ pub const RULES: [FenRules; 3] = [
         pawns: PawnStyle::Fluky,
         roles: RoleSet(0b10_1111), // no queens
         allow_opponent_in_check: false,
+        moves_keep_king_safe: true,
     },
     FenRules {
         geometry: Geometry::STANDARD,
         pawns: PawnStyle::Cubic,
         roles: RoleSet::ALL,
         allow_opponent_in_check: true,
+        moves_keep_king_safe: true,
     },
 ];
 

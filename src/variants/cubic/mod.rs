@@ -57,6 +57,7 @@ const FEN_RULES: FenRules = FenRules {
     pawns: PawnStyle::Cubic,
     roles: RoleSet::ALL,
     allow_opponent_in_check: false,
+    moves_keep_king_safe: true,
 };
 
 const LAYOUT: ActionLayout = ActionLayout {

@@ -54,7 +54,7 @@ use super::*;
 use crate::board::attacks::pawn_attacks;
 use crate::board::zobrist;
 use crate::board::{file_of, Role};
-use crate::notation::fen::parse_fen;
+use crate::notation::fen::{parse_fen, FenRules};
 use crate::notation::san;
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
@@ -62,8 +62,15 @@ use turn::DiceLeft;
 
 const NAME: &str = "dice_chess3";
 
+use dice::LAYOUT;
 pub use dice::START_FEN;
-use dice::{FEN_RULES, LAYOUT};
+
+/// No check in this variant: a double step may leave its mover's king
+/// attacked, and the en-passant square then stands beside that attack.
+const FEN_RULES: FenRules = FenRules {
+    moves_keep_king_safe: false,
+    ..dice::FEN_RULES
+};
 use std::sync::Arc;
 
 const EXTRA_PLANES: [&str; 12] = [
