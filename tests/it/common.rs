@@ -81,3 +81,11 @@ pub fn byte_edits(s: &str, edits: &[(usize, u8, u8)], alphabet: &[u8]) -> String
     }
     String::from_utf8_lossy(&b).into_owned()
 }
+
+/// A fuzz campaign's seed and number of trials: `FUZZ_SEED` (default 7)
+/// and `FUZZ_N` (default `trials`).
+pub fn fuzz_campaign(trials: u64) -> (u64, u64) {
+    let var =
+        |name: &str, default: u64| std::env::var(name).map_or(default, |s| s.parse().expect(name));
+    (var("FUZZ_SEED", 7), var("FUZZ_N", trials))
+}

@@ -17,9 +17,9 @@
 //! may leave its mover's king attacked); the round trip of the games' own
 //! FENs finds that within the default 100,000 trials at seeds 7 and 8.
 
-use super::common::byte_edits;
+use super::common::{byte_edits, fuzz_campaign};
 use dicechess::board::MoveList;
-use dicechess::sim::{game_rng, GameRng};
+use dicechess::sim::{game_rng, random_move, sample_outcome, GameRng};
 use dicechess::variants::{AnyGame, Game, Node, Options, Outcomes, VARIANTS};
 use dicechess::with_game;
 use rand::RngExt;
@@ -35,20 +35,22 @@ fn random_steps<G: Game>(g: &mut G, rng: &mut GameRng, steps: u32) {
     for _ in 0..steps {
         match g.node() {
             Node::Terminal => return,
-            Node::Chance => {
-                outcomes.clear();
-                g.chance_outcomes(&mut outcomes);
-                let all = outcomes.as_slice();
-                let (a, _) = all[rng.random_range(0..all.len())];
-                g.apply_outcome(a);
-            }
-            Node::Decision(_) => {
-                g.legal_moves(&mut moves);
-                let m = moves.as_slice()[rng.random_range(0..moves.len())];
-                g.play(m);
-            }
+            Node::Chance => g.apply_outcome(sample_outcome(g, rng, &mut outcomes)),
+            Node::Decision(_) => g.play(random_move(g, rng, &mut moves)),
         }
     }
+}
+
+/// Whether `fen`, a running game's FEN, reads back to itself.
+fn reads_back(variant: &str, fen: &str) -> Result<(), String> {
+    let mut o = Options::new();
+    o.insert("fen".into(), fen.into());
+    let g = AnyGame::new(variant, &o).map_err(|e| format!("{fen:?} is refused: {e}"))?;
+    let again = with_game!(&g, x => x.fen());
+    if again != fen {
+        return Err(format!("{fen:?} reads back as {again:?}"));
+    }
+    Ok(())
 }
 
 /// The FEN of `variant` after `steps` random transitions from the start.
@@ -62,11 +64,7 @@ fn fen_after(variant: &str, seed: u64, stream: u64, steps: u32) -> String {
         (x.fen(), x.node() != Node::Terminal)
     });
     if running {
-        let mut o = Options::new();
-        o.insert("fen".into(), fen.clone().into());
-        let back = AnyGame::new(variant, &o)
-            .unwrap_or_else(|e| panic!("{variant}: a game's own FEN {fen:?} is refused: {e}"));
-        assert_eq!(with_game!(&back, x => x.fen()), fen, "{variant}");
+        reads_back(variant, &fen).unwrap_or_else(|e| panic!("{variant}, a game's own FEN: {e}"));
     }
     fen
 }
@@ -144,19 +142,7 @@ fn check_accepted(variant: &str, fen: &str, seed: u64) -> Result<bool, String> {
     // Number Chess game writes phase "over", which is refused by design,
     // as the conformance suite's round trip also leaves finished games out).
     if with_game!(&g, x => x.node()) != Node::Terminal {
-        let mut again = Options::new();
-        again.insert("fen".into(), written.clone().into());
-        let Ok(y) = AnyGame::new(variant, &again) else {
-            return Err(format!(
-                "{variant} {fen:?}: its own FEN {written:?} is refused"
-            ));
-        };
-        let rewritten = with_game!(&y, x => x.fen());
-        if rewritten != written {
-            return Err(format!(
-                "{variant} {fen:?}: {written:?} parses to {rewritten:?}"
-            ));
-        }
+        reads_back(variant, &written).map_err(|e| format!("{variant} {fen:?}, written: {e}"))?;
     }
     let mut rng = game_rng(seed, 9);
     with_game!(&mut g, x => {
@@ -173,17 +159,10 @@ fn check_accepted(variant: &str, fen: &str, seed: u64) -> Result<bool, String> {
     Ok(true)
 }
 
-/// The campaign's seed and number of trials: `FUZZ_SEED` (default 7) and
-/// `FUZZ_N` (default 100,000: about 5 s), as in `options_fuzz`.
-fn campaign() -> (u64, u64) {
-    let var =
-        |name: &str, default: u64| std::env::var(name).map_or(default, |s| s.parse().expect(name));
-    (var("FUZZ_SEED", 7), var("FUZZ_N", 100_000))
-}
-
 #[test]
 fn recombined_and_edited_fens_of_every_variant() {
-    let (seed, n) = campaign();
+    // 100,000 trials by default: about 5 s.
+    let (seed, n) = fuzz_campaign(100_000);
     let mut accepted = vec![0u64; VARIANTS.len()];
     let mut tried = vec![0u64; VARIANTS.len()];
     for t in 0..n {

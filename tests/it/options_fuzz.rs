@@ -15,6 +15,7 @@
 //! valid specs are either refused with the list of valid specs or parsed
 //! to a spec whose canonical text parses back to it.
 
+use super::common::fuzz_campaign;
 use dicechess::agents::search::KEYS;
 use dicechess::agents::{Agent, AgentSpec, Evaluate};
 use dicechess::board::MoveList;
@@ -91,14 +92,6 @@ fn random_spec(rng: &mut GameRng) -> String {
     }
 }
 
-/// The campaign's seed and number of trials: `FUZZ_SEED` (default 7)
-/// and `FUZZ_N` (default `trials`).
-fn campaign(trials: u64) -> (u64, u64) {
-    let var =
-        |name: &str, default: u64| std::env::var(name).map_or(default, |s| s.parse().expect(name));
-    (var("FUZZ_SEED", 7), var("FUZZ_N", trials))
-}
-
 /// The agent decides at decision node `x`; the move must be legal, and
 /// is played.
 fn decide_and_play<G: Evaluate>(agent: &mut Agent, x: &mut G, t: u64, context: &str) {
@@ -148,7 +141,7 @@ fn trial(seed: u64, t: u64) {
 
 #[test]
 fn random_agent_options_on_random_positions_of_every_variant() {
-    let (seed, n) = campaign(400);
+    let (seed, n) = fuzz_campaign(400);
     for t in 0..n {
         trial(seed, t);
     }
@@ -225,7 +218,7 @@ fn mutate_board(fen: &str, rng: &mut GameRng) -> String {
 /// error, never a panic.
 #[test]
 fn random_agent_options_on_mutated_positions_of_every_variant() {
-    let (seed, n) = campaign(300);
+    let (seed, n) = fuzz_campaign(300);
     let mut accepted = 0;
     for t in 0..n {
         let mut rng = game_rng(seed ^ 0x5eed, t);
