@@ -10,8 +10,10 @@
 //! installed (`$STOCKFISH`, else `stockfish` on the `PATH`, else
 //! `/usr/games/stockfish`), the middlegames row is timed three times,
 //! alternating with Stockfish's own single-thread `bench 16 1 12` on the
-//! same machine, and both medians are printed with their ratio: a
-//! reading of the engine's speed that carries from one machine to another.
+//! same machine, and both medians are printed with their ratio. The ratio
+//! follows the machine too, less than the absolute figure (1.36-1.46 and
+//! 1.74-1.87 on two VMs of 2026-12-07); instruction counts (callgrind) are
+//! what does not. `STOCKFISH=none` leaves Stockfish out (for profilers).
 
 use dicechess::agents::search::{Engine, Params};
 use dicechess::agents::Evaluate;
@@ -82,8 +84,12 @@ fn measure<G: Evaluate>(states: &[G]) -> (u64, f64, f64) {
     (nodes, thread_cpu_seconds() - t, depth / n.max(1.0))
 }
 
-/// The Stockfish binary to compare with, if one runs.
+/// The Stockfish binary to compare with, if one runs (none when
+/// `STOCKFISH` is `none`).
 fn stockfish() -> Option<String> {
+    if std::env::var("STOCKFISH").is_ok_and(|s| s == "none") {
+        return None;
+    }
     let candidates = [
         std::env::var("STOCKFISH").ok(),
         Some("stockfish".to_owned()),
