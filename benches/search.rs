@@ -87,11 +87,12 @@ fn measure<G: Evaluate>(states: &[G]) -> (u64, f64, f64) {
 /// The Stockfish binary to compare with, if one runs (none when
 /// `STOCKFISH` is `none`).
 fn stockfish() -> Option<String> {
-    if std::env::var("STOCKFISH").is_ok_and(|s| s == "none") {
+    let chosen = std::env::var("STOCKFISH").ok();
+    if chosen.as_deref() == Some("none") {
         return None;
     }
     let candidates = [
-        std::env::var("STOCKFISH").ok(),
+        chosen,
         Some("stockfish".to_owned()),
         Some("/usr/games/stockfish".to_owned()),
     ];
