@@ -90,6 +90,12 @@ def generate(variant: str, games: int, nodes: int, opening: int, seed: int) -> S
     )
 
 
+def board_size(variant: str) -> tuple[int, int]:
+    """``(files, ranks)`` of a variant's board (the observation's last axes)."""
+    _, ranks, files = np.asarray(_core.State(variant).observation_tensor(0)).shape
+    return files, ranks
+
+
 def logloss(v: npt.NDArray[np.float64], y: npt.NDArray[np.float64], k: float) -> float:
     z = v / k
     # -(y log s(z) + (1-y) log s(-z)) = log(1 + e^-z) + (1 - y) z
@@ -163,14 +169,43 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--out", type=Path, default=ROOT / "data/texel/weights.json")
     ap.add_argument("--rust", type=Path, help="rewrite the TUNED_* constants of this file")
     ap.add_argument("--quick", action="store_true", help="a few tiny games (smoke test)")
+    ap.add_argument(
+        "--variants",
+        nargs="+",
+        metavar="VARIANT",
+        help="fit these variants alone, as one family named by their board (an experiment:"
+        " the constants are printed, --rust is refused)",
+    )
+    ap.add_argument(
+        "--fix", nargs="+", default=[], metavar="WEIGHT", help="more weights to keep, by name"
+    )
+    ap.add_argument(
+        "--holdout-games",
+        type=int,
+        default=0,
+        help="also play this many games per variant on other seeds and report the losses there",
+    )
     a = ap.parse_args(argv)
     families = FAMILIES
     if a.quick:
         a.games, a.nodes = 4, 50
         families = {"8x8": ["chess"], "5x5": ["fluky"]}
+        if a.holdout_games:
+            a.holdout_games = 4
     names, w0_list = _core.search_eval_weights()
+    unknown = sorted(set(a.fix) - set(names))
+    if unknown:
+        ap.error(f"--fix: unknown weights {unknown}; the weights are {names}")
+    if a.variants:
+        if a.rust:
+            ap.error("--rust rewrites the committed family fits; --variants is an experiment")
+        sizes = {board_size(v) for v in a.variants}
+        if len(sizes) != 1:
+            ap.error(f"--variants must share one board size, got {sorted(sizes)}")
+        ((files, ranks),) = sizes
+        families = {f"{files}x{ranks}": list(a.variants)}
     w0 = np.array(w0_list)
-    free = np.array([n not in FIXED for n in names])
+    free = np.array([n not in FIXED and n not in a.fix for n in names])
     result: dict[str, Any] = {
         "args": {
             k: str(v) if isinstance(v, Path) else v
@@ -198,8 +233,21 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             }
             print(f"{v}: {len(y)} positions, K={k:.1f} (uscale {2 * k:.0f})", file=sys.stderr)
         w = fit_weights(data, w0, free, a.reg)
-        for v, ((x, off, y), k) in zip(variants, data):
-            result["variants"][v]["loss_tuned"] = round(logloss(x @ w + off, y, k), 5)
+        for i, (v, ((x, off, y), k)) in enumerate(zip(variants, data)):
+            r = result["variants"][v]
+            r["loss_tuned"] = round(logloss(x @ w + off, y, k), 5)
+            if a.holdout_games:
+                # Seeds the fit's own games do not use; each weight set is
+                # judged with the K that suits it on these games.
+                seed = a.seed + len(variants) + i
+                xh, oh, yh = generate(v, a.holdout_games, a.nodes, a.opening_plies, seed)
+                cur, tuned = xh @ w0 + oh, xh @ w + oh
+                r["holdout"] = {
+                    "positions": len(yh),
+                    "seed": seed,
+                    "loss_current": round(logloss(cur, yh, fit_k(cur, yh)), 5),
+                    "loss_tuned": round(logloss(tuned, yh, fit_k(tuned, yh)), 5),
+                }
         fits[fam] = {n: round(float(wi), 1) for n, wi in zip(names, w)}
         result["families"][fam] = {"variants": variants, "weights": fits[fam]}
     consts = rust_consts(fits, names)

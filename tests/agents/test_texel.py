@@ -51,3 +51,36 @@ def test_quick_tuning_gives_finite_weights(tmp_path, load_script):
         assert r["positions"] > 0
         assert r["uscale"] == pytest.approx(2 * r["K"], abs=0.2)
         assert r["loss_tuned"] <= r["loss_current"] + 1e-9
+
+
+def test_one_variant_alone_with_a_holdout(tmp_path, load_script):
+    mod = load_script("texel_tune")
+    out = tmp_path / "w.json"
+    result = mod.main(
+        ["--quick", "--variants", "dice_chess3", "--fix", "tempo", "--holdout-games", "4"]
+        + ["--out", str(out)]
+    )
+    assert list(result["families"]) == ["8x8"]
+    w = result["families"]["8x8"]["weights"]
+    names, current = _core.search_eval_weights()
+    assert w["tempo"] == current[names.index("tempo")]
+    r = result["variants"]["dice_chess3"]
+    assert r["positions"] > 0
+    h = r["holdout"]
+    assert h["positions"] > 0 and h["seed"] == 21
+    assert np.isfinite(h["loss_current"]) and np.isfinite(h["loss_tuned"])
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--variants", "chess", "fluky"], "share one board size"),
+        (["--fix", "tempi"], "unknown weights"),
+        (["--variants", "chess", "--rust", "x.rs"], "--variants is an experiment"),
+    ],
+)
+def test_bad_tuning_arguments_are_refused(args, message, load_script, capsys):
+    mod = load_script("texel_tune")
+    with pytest.raises(SystemExit):
+        mod.main(["--quick"] + args)
+    assert message in capsys.readouterr().err
