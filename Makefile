@@ -51,7 +51,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 VENV_STAMP := $(VENV)/.requirements-dev.stamp
 
 .PHONY: help venv rust-tools lint fmt rust-test develop wheel pytest notebooks \
-        test test-slow perft bench bench-strength fuzz study typecheck clean distclean \
+        test test-slow perft bench bench-instructions bench-strength fuzz study typecheck clean distclean \
         docs sdist wheel-musl venv-rl test-rl test-rl-slow
 
 help:
@@ -64,6 +64,7 @@ help:
 	@echo "make perft       the (ignored) perft tests"
 	@echo "make bench       cargo bench"
 	@echo "make bench-strength  search agent vs Stockfish, budget ladders, dice baselines (docs/search.md)"
+	@echo "make bench-instructions  the search's instructions per node (callgrind; needs valgrind)"
 	@echo "make fuzz        run every cargo-fuzz target for FUZZ_SECONDS=$(FUZZ_SECONDS) s"
 	@echo "make lint        rustfmt, clippy (with and without 'python'), ruff"
 	@echo "make fmt         apply rustfmt and ruff format"
@@ -222,6 +223,12 @@ bench: venv develop
 	$(VPY) benches/vecenv.py
 	$(VPY) benches/episode_loop.py
 	$(VPY) benches/ray_scaling.py
+
+# Instructions per node of the search (callgrind; machine-independent where
+# nodes/s are not). Needs valgrind (skipped with a message otherwise).
+INSTRUCTIONS_ARGS ?=
+bench-instructions: venv
+	$(VPY) benches/instructions.py $(INSTRUCTIONS_ARGS)
 
 # Long: about an hour with the defaults (STRENGTH_ARGS="--games 100" for the
 # issue's 100-game Stockfish matches). Needs `apt-get install stockfish`

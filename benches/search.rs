@@ -13,7 +13,9 @@
 //! same machine, and both medians are printed with their ratio. The ratio
 //! follows the machine too, less than the absolute figure (1.36-1.46 and
 //! 1.74-1.87 on two VMs of 2026-12-07); instruction counts (callgrind) are
-//! what does not. `STOCKFISH=none` leaves Stockfish out (for profilers).
+//! what does not (`make bench-instructions`, `benches/instructions.py`,
+//! counts them per node). `STOCKFISH=none` leaves Stockfish out (for
+//! profilers); the rows then print the nodes they searched on stderr.
 
 use dicechess::agents::search::{Engine, Params};
 use dicechess::agents::Evaluate;
@@ -62,7 +64,9 @@ fn params() -> Params {
     Params::parse(&kv).expect("bad --params")
 }
 
-/// (nodes, thread CPU seconds, mean depth) over `states`.
+/// (nodes, thread CPU seconds, mean depth) over `states`. Never inlined:
+/// `benches/instructions.py` counts instructions inside it by its name.
+#[inline(never)]
 fn measure<G: Evaluate>(states: &[G]) -> (u64, f64, f64) {
     let mut e = Engine::new(params());
     let (mut nodes, mut depth, mut n) = (0u64, 0.0f64, 0.0f64);
@@ -137,6 +141,7 @@ fn median(mut xs: Vec<f64>) -> f64 {
 fn middlegames_row(mids: &[Chess]) {
     let Some(sf) = stockfish() else {
         let (nodes, secs, depth) = measure(mids);
+        eprintln!("nodes searched: middlegames {nodes}");
         println!(
             "| chess middlegames | {:.0} | {depth:.1} |",
             nodes as f64 / secs
@@ -205,6 +210,7 @@ fn main() {
             secs += t;
             depth += d / states.len() as f64;
         }
+        eprintln!("nodes searched: {v} {nodes}");
         println!(
             "| {v} (10-30 random plies) | {:.0} | {depth:.1} |",
             nodes as f64 / secs
