@@ -9,7 +9,7 @@ instructions a row executes instead, whatever the machine's speed.
 This script builds the bench's ``profiling`` profile, runs
 each row under callgrind with counting switched on only inside the timed
 searches (``--toggle-collect`` on the bench's ``measure``), and prints
-instructions per node searched. The count repeats to a few instructions and is
+instructions per node searched. The count repeats to a few tens of instructions and is
 nearly the same across x86-64 machines: only code chosen by the CPU's
 features differs (the evaluation's popcnt path, glibc's ``memcpy``)::
 

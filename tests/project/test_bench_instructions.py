@@ -1,22 +1,14 @@
 """``benches/instructions.py``: what it reads from callgrind and the bench,
 and that it steps aside without valgrind."""
 
-import importlib.util
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benches" / "instructions.py"
-
 
 @pytest.fixture
-def mod() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("instructions", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    m = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(m)
-    return m
+def mod(load_script) -> ModuleType:
+    return load_script("instructions", "benches")
 
 
 def test_reads_callgrinds_count(mod):
