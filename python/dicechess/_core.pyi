@@ -57,9 +57,12 @@ MAX_THREADS: int
 class State:
     """A game state of any variant (OpenSpiel-style API).
 
-    ``State(variant, **options)``: options are ``fen``, ``max_plies`` and the
-    variant's rule options. Raises ``ValueError`` for an unknown variant, an
-    unknown option or a bad value/FEN.
+    ``State(variant, **options)``: options are ``fen``, ``max_plies``, ``luck``
+    (every variant: the probability that a decision is replaced by a uniformly
+    random legal one, drawn at explicit chance nodes; docs/rules.md §12) and the
+    variant's rule options. Options may also follow the name, as everywhere a
+    variant is taken: ``State("chess:luck=0.1")``. Raises ``ValueError`` for an
+    unknown variant, an unknown option or a bad value/FEN.
     """
 
     def __new__(cls, variant: str = "chess", **options: Any) -> Self: ...

@@ -207,6 +207,43 @@ impl Evaluate for Cubic {
     }
 }
 
+/// Every call dispatched to the concrete game.
+impl Evaluate for crate::variants::BaseGame {
+    fn extra(&self) -> f64 {
+        crate::with_base_game!(self, g => g.extra())
+    }
+    fn score(&self) -> f64 {
+        crate::with_base_game!(self, g => g.score())
+    }
+    fn search_terms(&self) -> f64 {
+        crate::with_base_game!(self, g => g.search_terms())
+    }
+    fn search_defaults(&self) -> SearchDefaults {
+        crate::with_base_game!(self, g => g.search_defaults())
+    }
+}
+
+/// The luck dial changes no evaluation: the wrapped variant's, but for
+/// the pruning of alternating-move engines (`prune`), which assumes that
+/// every decision answers the other player's (here a coin comes between).
+impl<G: Evaluate> Evaluate for crate::variants::luck::Lucky<G> {
+    fn extra(&self) -> f64 {
+        self.inner().extra()
+    }
+    fn score(&self) -> f64 {
+        self.inner().score()
+    }
+    fn search_terms(&self) -> f64 {
+        self.inner().search_terms()
+    }
+    fn search_defaults(&self) -> SearchDefaults {
+        SearchDefaults {
+            prune: false,
+            ..self.inner().search_defaults()
+        }
+    }
+}
+
 impl Evaluate for CubicCheckers {
     /// The table kept between the moves of a game (`keep`: 0.549
     /// [0.515, 0.583] over 400 paired games at 20,000 nodes).

@@ -161,9 +161,17 @@ pub fn string_to_action<G: Game>(g: &G, text: &str) -> Result<Action, GameError>
             let mut o = Outcomes::new();
             g.chance_outcomes(&mut o);
             let t = text.trim();
-            o.as_slice()
+            // An exact name first: the luck dial names its draws by SAN,
+            // where `Bxc5` and `bxc5` can both be outcomes.
+            let slice = o.as_slice();
+            slice
                 .iter()
-                .find(|&&(id, _)| g.outcome_name(id).eq_ignore_ascii_case(t))
+                .find(|&&(id, _)| g.outcome_name(id) == t)
+                .or_else(|| {
+                    slice
+                        .iter()
+                        .find(|&&(id, _)| g.outcome_name(id).eq_ignore_ascii_case(t))
+                })
                 .map(|x| x.0)
                 .ok_or_else(|| {
                     let names: Vec<String> = o

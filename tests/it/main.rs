@@ -19,6 +19,7 @@ mod gardner;
 mod gardner_draw;
 mod hardening;
 mod luck;
+mod luck_option;
 mod mcts;
 mod new_variants_fuzz;
 mod options_fuzz;
