@@ -13,6 +13,7 @@ try:
 except ImportError as exc:  # a clear hint instead of a failure deep inside a function
     raise ImportError("dicechess.analysis needs scipy: pip install 'dicechess[analysis]'") from exc
 
+from .calibration import Strata, luck_equivalent, score_at_luck
 from .intervals import (
     clopper_pearson_interval,
     colour_advantage,
@@ -27,6 +28,9 @@ from .ratings import RatingFit, fit_ratings
 from .skill import LadderDepth, LuckShare, PEquivalent, ladder_depth, luck_share, p_equivalent
 
 __all__ = [
+    "Strata",
+    "luck_equivalent",
+    "score_at_luck",
     "Estimate",
     "LadderFit",
     "LuckDepth",
