@@ -23,17 +23,57 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _variant_list(text: str) -> list[str]:
-    names = [v.strip() for v in text.split(",") if v.strip()]
+    """Variant names or specs, comma-separated; a ``key=value`` part without a name
+    belongs to the spec before it (``chess:luck=0.1,max_plies=300,fluky``)."""
+    names: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        if "=" in part and ":" not in part and names and ":" in names[-1]:
+            names[-1] += "," + part
+        else:
+            names.append(part)
     if not names:
         raise argparse.ArgumentTypeError(
             f"expected variant names, got {text!r}; known: {', '.join(_core.variants())}"
         )
-    unknown = [v for v in names if v not in _core.variants()]
+    unknown = [v for v in names if v.split(":", 1)[0] not in _core.variants()]
     if unknown:
         raise argparse.ArgumentTypeError(
             f"unknown variant(s) {', '.join(unknown)}; known: {', '.join(_core.variants())}"
         )
+    for v in names:
+        if ":" in v:
+            try:
+                _core.State(v)
+            except ValueError as e:
+                raise argparse.ArgumentTypeError(f"variant {v!r}: {e}") from None
     return names
+
+
+def _luck_families(text: str) -> list[str]:
+    from .study.calibration import LUCK_FAMILIES
+
+    names = [f.strip() for f in text.split(",") if f.strip()]
+    bad = [f for f in names if f not in LUCK_FAMILIES]
+    if not names or bad:
+        raise argparse.ArgumentTypeError(
+            f"expected luck families among {', '.join(LUCK_FAMILIES)}, got {text!r}"
+        )
+    return names
+
+
+def _luck_grid(text: str) -> list[float]:
+    try:
+        grid = [float(q) for q in text.split(",") if q.strip()]
+    except ValueError:
+        grid = []
+    if len(grid) < 2 or sorted(set(grid)) != grid or not all(0 < q <= 1 for q in grid):
+        raise argparse.ArgumentTypeError(
+            f"expected at least 2 increasing luck levels in (0, 1], e.g. 0.05,0.1,0.2,0.4,0.7; "
+            f"got {text!r}"
+        )
+    return grid
 
 
 def _one_variant(text: str) -> str:
@@ -145,6 +185,24 @@ def build_parser() -> argparse.ArgumentParser:
         help="games between the top two search rungs with every roll valued",
     )
     st.add_argument(
+        "--luck-pairs",
+        type=_positive,
+        default=None,
+        help="pairs of luck-valued games per variant, luck family and calibration game",
+    )
+    st.add_argument(
+        "--luck-families",
+        type=_luck_families,
+        default=None,
+        help="comma-separated luck families (search, mcts, material; default all)",
+    )
+    st.add_argument(
+        "--calibration-q",
+        type=_luck_grid,
+        default=None,
+        help="the luck dial's grid on each twin, e.g. 0.05,0.1,0.2,0.4,0.7",
+    )
+    st.add_argument(
         "--anchor",
         choices=["stockfish"],
         default=None,
@@ -247,6 +305,9 @@ def _cmd_study(args: argparse.Namespace) -> int:
         "mcts_rungs": args.mcts_rungs,
         "playout_games": args.playout_games,
         "luck_games": args.luck_games,
+        "luck_pairs": args.luck_pairs,
+        "luck_families": args.luck_families,
+        "calibration_q": args.calibration_q,
         "anchor": args.anchor,
         "seed": args.seed,
         "threads": args.threads,

@@ -23,7 +23,7 @@ def test_study_quick_writes_report(tmp_path: Path, capsys: pytest.CaptureFixture
     assert "| variant |" in printed and "p-equivalent" in printed
     results = json.loads((out / "results.json").read_text())
     # Top level: version, seed and every option.
-    assert results["version"] == 2 and results["seed"] == 0
+    assert results["version"] == 3 and results["seed"] == 0
     cfg = results["config"]
     assert cfg["pairs"] == 3 and cfg["pairs_two_apart"] == 2 and cfg["quick"] is True
     assert cfg["playout_games"] == 60 and cfg["luck_games"] == 3
@@ -62,7 +62,12 @@ def test_study_quick_writes_report(tmp_path: Path, capsys: pytest.CaptureFixture
     for png in (*pngs, "game_lengths"):
         assert (out / f"{png}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", png
     html = (out / "report.html").read_text()
-    assert html.count("data:image/png;base64,") == 6
+    assert html.count("data:image/png;base64,") == 7
+    assert (out / "calibration.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    cal = results["calibration"]
+    assert list(cal["variants"]) == dc.variants()
+    assert set(cal["families"]) == {"search", "mcts", "material"}
+    assert "Headline: the luck-equivalent q" in (out / "report.md").read_text()
     md = (out / "report.md").read_text()
     assert md.startswith("# dicechess study") and "How to read this" in md and "![" in md
     # Every Markdown table is well formed: each row has its header's cell count.

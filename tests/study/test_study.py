@@ -266,6 +266,9 @@ def _tiny(**kw: Any) -> StudyConfig:
         "playout_games": 30,
         "luck_games": 3,
         "luck_nodes_log2": 4,
+        "luck_families": ["material"],
+        "luck_pairs": 2,
+        "calibration_q": [0.3, 0.7],
         "bootstrap": 10,
     }
     base.update(kw)
@@ -296,7 +299,8 @@ def test_a_rerun_resumes_from_the_raw_games(tmp_path: Path) -> None:
     assert first.results["resumed"] == []
     assert (tmp_path / "raw" / "chess.json").exists()
     again = run_study(_tiny(), progress=False, out=tmp_path)
-    assert again.results["resumed"] == ["chess"]
+    # Chess and its calibration games (the first run's twin) are reused.
+    assert again.results["resumed"] == ["chess", "chess:luck=0.3", "chess:luck=0.7"]
     assert again.raw["chess"] == first.raw["chess"]
     # Other options: nothing reused.
     other = run_study(_tiny(seed=9), progress=False, out=tmp_path)
@@ -315,7 +319,7 @@ def test_saved_games_another_build_plays_differently_are_replayed(tmp_path: Path
     matchup["scores"][0][0] = 1.0 - matchup["scores"][0][0]
     path.write_text(json.dumps(saved))
     again = run_study(_tiny(variants=["chess"]), progress=False, out=tmp_path)
-    assert again.results["resumed"] == []
+    assert again.results["resumed"] == ["chess:luck=0.3", "chess:luck=0.7"]  # calibration
     rungs = saved["raw"]["families"]["search"]["rungs"]
     assert again.results["replayed_stale"] == {
         "chess": [f"{rungs[matchup['i']]} vs {rungs[matchup['j']]}"]
@@ -323,7 +327,7 @@ def test_saved_games_another_build_plays_differently_are_replayed(tmp_path: Path
     # Replayed by this build: its own games, saved again and then reused.
     assert again.raw["chess"]["families"] == first.raw["chess"]["families"]
     third = run_study(_tiny(variants=["chess"]), progress=False, out=tmp_path)
-    assert third.results["resumed"] == ["chess"]
+    assert third.results["resumed"] == ["chess", "chess:luck=0.3", "chess:luck=0.7"]
     assert third.results["replayed_stale"] == {}
 
 

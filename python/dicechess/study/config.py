@@ -10,7 +10,7 @@ from typing import Any
 from .. import _core
 
 #: Schema version of results.json (docs/study.md describes it).
-RESULTS_VERSION = 2
+RESULTS_VERSION = 3
 
 #: The variants without dice: zero-luck controls (Gardner is Fluky's no-dice 5x5 twin).
 CONTROLS = ("chess", "cubic", "cubic_checkers", "gardner")
@@ -49,8 +49,18 @@ class StudyConfig:
     opening_plies: int = 4
     #: Random-vs-random games per variant (colour advantage in random play, lengths, endings).
     playout_games: int = 20_000
-    #: Games between the top two search rungs whose rolls are valued (luck-adjusted results).
-    luck_games: int = 100
+    #: The luck families (``study.calibration.LUCK_FAMILIES``) whose games measure the
+    #: luck-equivalent, each calibrated on its own games of the twin with the luck dial.
+    luck_families: list[str] = field(default_factory=lambda: ["search", "mcts", "material"])
+    #: Pairs of luck-valued games per variant and family (the stronger agent with
+    #: either colour), and per calibration game.
+    luck_pairs: int = 100
+    #: The luck dial's grid on each twin (q = 0, the twin itself, is always played).
+    calibration_q: list[float] = field(default_factory=lambda: [0.05, 0.1, 0.2, 0.4, 0.7])
+    #: Games between the top two search rungs whose rolls are valued by the search at
+    #: ``2^luck_nodes_log2`` nodes (the second edition's luck-adjusted results; off by
+    #: default: the luck families' games supersede them).
+    luck_games: int = 0
     #: log2 of the node budget of the search that values each roll.
     luck_nodes_log2: int = 8
     #: Bootstrap resamples for every interval.
@@ -77,8 +87,10 @@ class StudyConfig:
             "mcts_pairs": 3,
             "mcts_pairs_two_apart": 2,
             "playout_games": 500,
-            "luck_games": 6,
+            "luck_games": 0,
             "luck_nodes_log2": 5,
+            "luck_pairs": 3,
+            "calibration_q": [0.1, 0.4],
             "bootstrap": 20,
             "anchor_games": 2,
             "quick": True,
@@ -98,10 +110,33 @@ class StudyConfig:
 
     def check(self) -> None:
         """ValueError for unknown variants, bad rungs and non-positive sizes."""
+        from .calibration import LUCK_FAMILIES
+
         known = _core.variants()
-        unknown = [v for v in self.variants if v not in known]
+        unknown = [v for v in self.variants if v.split(":", 1)[0] not in known]
         if unknown:
             raise ValueError(f"unknown variant(s) {', '.join(unknown)}; known: {', '.join(known)}")
+        for v in self.variants:
+            if ":" in v:
+                try:
+                    _core.State(v)
+                except ValueError as e:
+                    raise ValueError(f"variant {v!r}: {e}") from None
+        bad = [f for f in self.luck_families if f not in LUCK_FAMILIES]
+        if bad or len(set(self.luck_families)) != len(self.luck_families):
+            raise ValueError(
+                f"luck_families must be distinct names among {', '.join(LUCK_FAMILIES)}, "
+                f"got {self.luck_families}"
+            )
+        if self.luck_families and self.luck_pairs < 2:
+            raise ValueError(f"luck_pairs must be at least 2, got {self.luck_pairs}")
+        grid = list(self.calibration_q)
+        if self.luck_families and (
+            len(grid) < 2 or sorted(set(grid)) != grid or not all(0 < q <= 1 for q in grid)
+        ):
+            raise ValueError(
+                f"calibration_q must be at least 2 increasing luck levels in (0, 1], got {grid}"
+            )
         if not self.variants:
             raise ValueError("at least one variant is needed")
         if len(set(self.variants)) != len(self.variants):
@@ -131,9 +166,13 @@ class StudyConfig:
     def numbers_key(self) -> dict[str, Any]:
         """The options a variant's numbers depend on (not threads, backend or variants):
         finished variants are reused by a rerun only when these match."""
+        from .calibration import LUCK_FAMILIES
+
         d = asdict(self)
         for k in ("variants", "threads", "backend", "ray_address", "anchor", "anchor_games"):
             d.pop(k)
+        # The families' agents and valuers decide their games as much as the sizes do.
+        d["luck_family_specs"] = {f: asdict(LUCK_FAMILIES[f]) for f in self.luck_families}
         return d
 
 

@@ -218,6 +218,65 @@ def game_lengths(study: Study, path: Path) -> Path:
     return _save(fig, path)
 
 
+def calibration(study: Study, path: Path) -> Path | None:
+    """Each twin's calibration curve per luck family (luck variance against the luck
+    dial q, 95% band), every variant placed on it at its luck-equivalent."""
+    cal = study.results.get("calibration")
+    if not cal or not cal["curves"]:
+        return None
+    twins = sorted(cal["curves"])
+    fams = list(cal["families"])
+    fig, axes = _figure_grid(len(twins), len(fams))
+    colours = _palette(len(cal["variants"]))
+    for r, twin in enumerate(twins):
+        for c, fam in enumerate(fams):
+            ax = axes[r][c]
+            curve = cal["curves"][twin].get(fam)
+            if curve is None:
+                ax.set_visible(False)
+                continue
+            q = np.array(curve["q"])
+            ax.fill_between(q, curve["lo"], curve["hi"], color="0.85", label="95% band")
+            ax.plot(q, curve["measure"], "k-o", ms=3, label=f"{twin}:luck=q")
+            for k, (v, row) in enumerate(cal["variants"].items()):
+                e = row["families"].get(fam)
+                if row["twin"] != twin or e is None or v == twin:
+                    continue
+                x, y = e["q"], e["measure"]["value"]
+                ax.errorbar(
+                    [x],
+                    [y],
+                    xerr=_yerr(np.array([x]), np.array([e["lo"]]), np.array([e["hi"]])),
+                    fmt="o",
+                    ms=4,
+                    color=colours[k],
+                    label=v,
+                )
+            ax.set_title(f"{fam} family, on {twin}", fontsize="medium")
+            ax.set_xlabel("luck dial q (share of decisions made at random)")
+            ax.set_ylabel("luck variance per game")
+            ax.legend(fontsize="x-small", loc="upper left")
+    fig.suptitle("Calibration: each variant placed on its twin's luck curve")
+    return _save(fig, path)
+
+
+def _figure_grid(nrows: int, ncols: int) -> tuple[Any, Any]:
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    return plt.subplots(nrows, ncols, figsize=(4.2 * ncols, 3.6 * nrows), dpi=110, squeeze=False)
+
+
+def _palette(n: int) -> list[Any]:
+    """``n`` distinguishable colours (tab20 beyond ten)."""
+    import matplotlib
+
+    cmap = matplotlib.colormaps["tab10" if n <= 10 else "tab20"]
+    return [cmap(i % cmap.N) for i in range(max(n, 1))]
+
+
 PLOTS = {
     "skill_curve": (skill_curve, "Elo against log2 compute per variant (95% bands), each family."),
     "skill_classes": (
@@ -235,6 +294,11 @@ PLOTS = {
         "each adjacent matchup.",
     ),
     "game_lengths": (game_lengths, "Game lengths in random play."),
+    "calibration": (
+        calibration,
+        "The headline's calibration: each twin's luck variance against its luck dial q "
+        "(95% band), per luck family, with every variant placed at its luck-equivalent q.",
+    ),
 }
 
 

@@ -301,6 +301,135 @@ def findings(res: dict[str, Any]) -> list[str]:
     return out
 
 
+#: Why the compute-ladder measures are in the appendix (docs/study.md, "Validation").
+NOT_VALIDATED = (
+    "Not validated: these are the second edition's compute-ladder measures. A referee's "
+    "check showed that they measure the agents and the estimators as much as the games: "
+    "p-equivalent reads about 0.5 for orthodox chess played by a plain alpha-beta ladder "
+    "(no dice at all) and follows how much a doubling of nodes buys in each game; "
+    "luck α is pinned by the matchups against random and does not see luck planted in "
+    "synthetic tournaments; skill classes count the step from random to the first rung. "
+    "None has passed a known-answer test, so none is a headline; they are kept for "
+    "comparison with earlier runs."
+)
+
+
+def calibration_rows(res: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """The headline table: each variant's luck-equivalent q per luck family."""
+    from .calibration import fmt_q
+
+    cal = res["calibration"]
+    fams = list(cal["families"])
+    header = ["variant", "twin", *[f"q, {f} family [95%]" for f in fams], "families"]
+    rows = []
+    for v, r in cal["variants"].items():
+        agr = r["agreement"]
+        if not r["families"]:
+            verdict = "–"
+        elif agr["agree"]:
+            ci = agr["common_interval"]
+            verdict = "agree" + (f" (common [{ci[0]:.2f}, {ci[1]:.2f}])" if ci else "")
+        elif len(agr["families"]) < 2:
+            verdict = "one family"
+        else:
+            verdict = "depend on the agents: " + "; ".join(" vs ".join(p) for p in agr["apart"])
+        rows.append([v, r["twin"], *[fmt_q(r["families"].get(f)) for f in fams], verdict])
+    return header, rows
+
+
+def player_terms(res: dict[str, Any], family: str) -> list[str]:
+    """ "A player who scores X against another in the twin scores Y in the variant"."""
+    cal = res["calibration"]
+    out = []
+    for v, r in cal["variants"].items():
+        e = r["families"].get(family)
+        if e is None or v == r["twin"] or e["measure"]["value"] == 0:
+            continue
+        t = e["player_terms"]
+        a, b = e["agents"]
+        out.append(
+            f"{v}: {a}, which scores {100 * t['twin']:.0f}% against {b} in {r['twin']}, "
+            f"would score {100 * t['score']:.0f}% [{100 * t['lo']:.0f}, {100 * t['hi']:.0f}] "
+            f"in a {r['twin']} with this much luck (it scores {100 * e['score_in_variant']:.0f}% "
+            f"in {v} itself)."
+        )
+    return out
+
+
+def calibration_findings(res: dict[str, Any]) -> list[str]:
+    """The headline readings, computed from the numbers."""
+    cal = res["calibration"]
+    rows = cal["variants"]
+    out = []
+    dice = [
+        v for v, r in rows.items() if any(e["measure"]["value"] > 0 for e in r["families"].values())
+    ]
+    agree = [v for v in dice if rows[v]["agreement"]["agree"]]
+    out.append(
+        f"The luck families agree within their intervals in {len(agree)} of the "
+        f"{len(dice)} games with chance nodes"
+        + (f" ({', '.join(agree)})" if agree else "")
+        + ("; elsewhere the number depends on the agents" if len(agree) < len(dice) else "")
+        + "."
+    )
+    rk = cal["ranking_agreement"]
+    out.append(
+        "The ranking of variants by luck-equivalent is the same in every family wherever "
+        "the intervals separate them."
+        if rk["same_order"]
+        else "The families order some variants oppositely with intervals apart: "
+        + "; ".join(
+            f"{c['variants'][0]} / {c['variants'][1]} ({c['order']})" for c in rk["contradictions"]
+        )
+        + "."
+    )
+    nochance = [v for v, r in rows.items() if r["families"] and v not in dice]
+    if nochance:
+        out.append(
+            "Games without chance nodes read exactly 0 in every family: "
+            + ", ".join(nochance)
+            + " (their flatter compute ladders are not luck)."
+        )
+    return out
+
+
+def calibration_blocks(res: dict[str, Any], plots: dict[str, tuple[Path, str]]) -> list[Block]:
+    """The headline section: the calibration plot, the luck-equivalents, the
+    agreement check and the player's terms."""
+    cal = res["calibration"]
+    cfg = res["config"]
+    fams = "; ".join(
+        f"{f}: {d['strong']} against {d['weak']}, every chance event valued by {d['valuer']} "
+        f"(shares with the search: {d['shares']})"
+        for f, d in cal["families"].items()
+    )
+    b: list[Block] = [
+        ("h", 2, "Headline: the luck-equivalent q"),
+        (
+            "p",
+            "Each variant's luck-equivalent is the luck dial q of its dice-free twin "
+            "(chess for the 8x8 games, Gardner for the 5x5 ones: the twin in which a share "
+            "q of the decisions is made by a uniformly random legal move) whose luck "
+            "variance per game equals the variant's, when the same agents play both and "
+            "the same agent values every chance event. Each family is calibrated on its "
+            f"own games of the twin at q = {', '.join(f'{q:g}' for q in cal['grid'])}; "
+            f"{cfg['luck_pairs']} pairs of games (the stronger agent with each colour) per "
+            f"variant, family and calibration game. Families: {fams}.",
+        ),
+    ]
+    if "calibration" in plots:
+        b.append(("img", *plots["calibration"]))
+    b.append(("table", *calibration_rows(res)))
+    b += [("p", t) for t in calibration_findings(res)]
+    head = "search" if "search" in cal["families"] else next(iter(cal["families"]), None)
+    if head:
+        terms = player_terms(res, head)
+        if terms:
+            b.append(("h", 3, f"In a player's terms ({head} family)"))
+            b += [("p", t) for t in terms]
+    return b
+
+
 def build_blocks(study: Study, plots: dict[str, tuple[Path, str]]) -> list[Block]:
     """The report as blocks: ("h", level, text), ("p", text), ("table", header, rows),
     ("img", path, caption)."""
@@ -341,10 +470,15 @@ def build_blocks(study: Study, plots: dict[str, tuple[Path, str]]) -> list[Block
             )
             + ".",
         ),
+    ]
+    if res.get("calibration"):
+        b += calibration_blocks(res, plots)
+        b += [("h", 2, "Appendix: measures not validated"), ("p", NOT_VALIDATED)]
+    b += [
         ("p", HOW_TO_READ),
-        ("h", 2, "What this run says"),
+        ("h", 2, "What the compute ladders say"),
         *[("p", t) for t in findings(res)],
-        ("h", 2, "Headline (search family)"),
+        ("h", 2, "Compute-ladder measures (search family)"),
         ("table", *summary_rows(res)),
     ]
     for name in ("skill_curve", "skill_classes", "luck", "luck_adjusted"):

@@ -30,6 +30,7 @@ from ..analysis import colour_advantage
 from ..luck import roll_luck
 from ..paired import paired_games
 from ..sim import player0_score, playouts
+from .calibration import calibration_specs, play_luck_games, safe_name
 from .config import CONTROLS, RESULTS_VERSION, StudyConfig, part_seed, rung_specs
 
 
@@ -209,13 +210,40 @@ def probe_depths(v: str, cfg: StudyConfig) -> dict[str, Any]:
 
 def steps_of(v: str, cfg: StudyConfig) -> list[tuple[str, Any]]:
     """The parts of one variant, in order: ("playouts", None), ("ladder",
-    (family, i, j)) for every matchup, ("luck", None) for dice variants."""
+    (family, i, j)) for every matchup, ("luck", None) for dice variants when
+    ``luck_games`` asks for them, ("luck_games", family) for each luck family."""
     steps: list[tuple[str, Any]] = [("playouts", None)]
     for fam, rungs in cfg.families().items():
         steps += [("ladder", (fam, i, j)) for i, j in matchups_of(len(rungs) + 1)]
     if v not in CONTROLS and cfg.luck_games:
         steps.append(("luck", None))
+    steps += [("luck_games", fam) for fam in cfg.luck_families]
     return steps
+
+
+def _luck_games(v: str, cfg: StudyConfig, fam: str, pairs: int | None = None) -> dict[str, Any]:
+    return play_luck_games(
+        v,
+        fam,
+        cfg.luck_pairs if pairs is None else pairs,
+        seed=part_seed(cfg.seed, v, f"luck/{fam}"),
+        threads=cfg.threads,
+        backend=cfg.backend,
+        ray_address=cfg.ray_address,
+    )
+
+
+def play_calibration(spec: str, cfg: StudyConfig, tick: Callable[[str], None]) -> dict[str, Any]:
+    """The luck families' games of one calibration game (``chess:luck=0.1``)."""
+    raw: dict[str, Any] = {"variant": spec, "luck_games": {}, "seconds": {}}
+    for n, fam in enumerate(cfg.luck_families):
+        if n:
+            tick("")
+        tick(f"{spec}: {fam} luck games")
+        t0 = time.perf_counter()
+        raw["luck_games"][fam] = _luck_games(spec, cfg, fam)
+        raw["seconds"][fam] = time.perf_counter() - t0
+    return raw
 
 
 def play_variant(v: str, cfg: StudyConfig, tick: Callable[[str], None]) -> dict[str, Any]:
@@ -245,6 +273,10 @@ def play_variant(v: str, cfg: StudyConfig, tick: Callable[[str], None]) -> dict[
             tick(f"{v}: {specs[i]} vs {specs[j]}")
             families[fam]["matchups"].append(_matchup(v, cfg, fam, specs, i, j))
             kind = fam
+        elif kind == "luck_games":
+            tick(f"{v}: {what} luck games")
+            raw.setdefault("luck_games", {})[what] = _luck_games(v, cfg, what)
+            kind = f"luck/{what}"
         else:
             tick(f"{v}: luck of each roll")
             raw["luck"] = _luck(v, cfg)
@@ -255,14 +287,21 @@ def play_variant(v: str, cfg: StudyConfig, tick: Callable[[str], None]) -> dict[
 
 
 def _raw_path(out: Path, v: str) -> Path:
-    return out / "raw" / f"{v}.json"
+    return out / "raw" / f"{safe_name(v)}.json"
 
 
-def load_raw(out: Path | None, v: str, cfg: StudyConfig) -> dict[str, Any] | None:
-    """A variant's raw games from an earlier run with the same options, if any."""
+def _calibration_path(out: Path, spec: str) -> Path:
+    return out / "raw" / "calibration" / f"{safe_name(spec)}.json"
+
+
+def load_raw(
+    out: Path | None, v: str, cfg: StudyConfig, calibration: bool = False
+) -> dict[str, Any] | None:
+    """A variant's (or a calibration game's) raw games from an earlier run with
+    the same options, if any."""
     if out is None:
         return None
-    p = _raw_path(out, v)
+    p = _calibration_path(out, v) if calibration else _raw_path(out, v)
     if not p.exists():
         return None
     try:
@@ -272,7 +311,7 @@ def load_raw(out: Path | None, v: str, cfg: StudyConfig) -> dict[str, Any] | Non
     if saved.get("version") != RESULTS_VERSION or saved.get("config") != cfg.numbers_key():
         return None
     raw: dict[str, Any] = saved["raw"]
-    if "search_depth" not in raw:  # raw games saved before the probe existed
+    if not calibration and "search_depth" not in raw:  # saved before the probe existed
         raw["search_depth"] = probe_depths(v, cfg)
     return raw
 
@@ -288,7 +327,11 @@ def stale_matchups(v: str, cfg: StudyConfig, raw: dict[str, Any]) -> list[str]:
     saved one, result and length of both games: about one pair in a hundred
     of the variant's ladder games."""
     stale = []
-    for fam, ladder in raw["families"].items():
+    for fam, games in (raw.get("luck_games") or {}).items():
+        again = _luck_games(v, cfg, fam, pairs=1)
+        if again["rows"][0] != games["rows"][0] or again["plies"][0] != games["plies"][0]:
+            stale.append(f"{fam} luck games")
+    for fam, ladder in raw.get("families", {}).items():
         specs = ladder["rungs"]
         for saved in ladder["matchups"]:
             i, j = saved["i"], saved["j"]
@@ -298,10 +341,12 @@ def stale_matchups(v: str, cfg: StudyConfig, raw: dict[str, Any]) -> list[str]:
     return stale
 
 
-def save_raw(out: Path, v: str, cfg: StudyConfig, raw: dict[str, Any]) -> Path:
-    """Writes a finished variant's raw games (atomically: a Ctrl-C while
-    writing leaves no half file)."""
-    p = _raw_path(out, v)
+def save_raw(
+    out: Path, v: str, cfg: StudyConfig, raw: dict[str, Any], calibration: bool = False
+) -> Path:
+    """Writes a finished variant's (or calibration game's) raw games
+    (atomically: a Ctrl-C while writing leaves no half file)."""
+    p = _calibration_path(out, v) if calibration else _raw_path(out, v)
     p.parent.mkdir(parents=True, exist_ok=True)
     tmp = p.with_suffix(".tmp")
     data = {"version": RESULTS_VERSION, "config": cfg.numbers_key(), "raw": raw}
@@ -335,54 +380,60 @@ def run_study(
     out = None if out is None else Path(out)
     show = progress is None or progress
     outer = inner = None
+    units = [(v, False) for v in cfg.variants]
+    if cfg.luck_families:
+        units += [(c, True) for c in calibration_specs(cfg.variants, cfg.calibration_q)]
     if show:
         from tqdm.auto import tqdm
 
-        outer = tqdm(total=len(cfg.variants), unit="variant", desc="study", position=0)
+        outer = tqdm(total=len(units), unit="game", desc="study", position=0)
 
     t0 = time.perf_counter()
     raws: dict[str, dict[str, Any]] = {}
+    calib: dict[str, dict[str, Any]] = {}
     resumed: list[str] = []
     replayed: dict[str, list[str]] = {}
     interrupted = False
     try:
-        for v in cfg.variants:
-            raw = load_raw(out, v, cfg)
-            if raw is not None:
-                # Replaying the first pairs takes seconds to a minute.
-                if outer is not None:
-                    outer.set_postfix_str(f"{v}: checking saved games")
-                stale = stale_matchups(v, cfg, raw)
-                if stale:
-                    # Saved by another engine or rules: replayed, and said so.
-                    replayed[v] = stale
-                    raw = None
-            if raw is not None:
-                resumed.append(v)
+        for v, is_cal in units:
+            if is_cal and v in raws and "luck_games" in raws[v]:
+                calib[v] = raws[v]  # a study variant is its own calibration game
             else:
-                if show:
-                    from tqdm.auto import tqdm
+                raw = load_raw(out, v, cfg, calibration=is_cal)
+                if raw is not None:
+                    # Replaying the first pairs takes seconds to a minute.
+                    if outer is not None:
+                        outer.set_postfix_str(f"{v}: checking saved games")
+                    stale = stale_matchups(v, cfg, raw)
+                    if stale:
+                        # Saved by another engine or rules: replayed, and said so.
+                        replayed[v] = stale
+                        raw = None
+                if raw is not None:
+                    resumed.append(v)
+                else:
+                    if show:
+                        from tqdm.auto import tqdm
 
-                    inner = tqdm(
-                        total=len(steps_of(v, cfg)), unit="part", desc=v, position=1, leave=False
-                    )
+                        parts = len(cfg.luck_families) if is_cal else len(steps_of(v, cfg))
+                        inner = tqdm(total=parts, unit="part", desc=v, position=1, leave=False)
 
-                def tick(what: str, bar: Any = inner) -> None:
-                    # A description starts a part; an empty one ends the last.
-                    if bar is not None:
-                        if what:
-                            bar.set_postfix_str(what[:60])
-                        else:
-                            bar.update(1)
+                    def tick(what: str, bar: Any = inner) -> None:
+                        # A description starts a part; an empty one ends the last.
+                        if bar is not None:
+                            if what:
+                                bar.set_postfix_str(what[:60])
+                            else:
+                                bar.update(1)
 
-                raw = play_variant(v, cfg, tick)
-                tick("")
-                if inner is not None:
-                    inner.close()
-                    inner = None
-                if out is not None:
-                    save_raw(out, v, cfg, raw)
-            raws[v] = raw
+                    raw = play_calibration(v, cfg, tick) if is_cal else play_variant(v, cfg, tick)
+                    tick("")
+                    if inner is not None:
+                        inner.close()
+                        inner = None
+                    if out is not None:
+                        save_raw(out, v, cfg, raw, calibration=is_cal)
+                (calib if is_cal else raws)[v] = raw
             if outer is not None:
                 outer.set_postfix_str("")
                 outer.update(1)
@@ -409,6 +460,7 @@ def run_study(
         "replayed_stale": replayed,
         "interrupted": interrupted,
         **_measure(raws, cfg, show),
+        "calibration": _calibrate(raws, calib, cfg),
     }
     results["seconds"] = time.perf_counter() - t0
     if anchor is not None:
@@ -417,6 +469,24 @@ def run_study(
         chess = results["variants"].get("chess")
         results["anchor"] = anchor_ladder(anchor, chess["ladder"]) if chess else anchor
     return Study(results, raws)
+
+
+def _calibrate(
+    raws: dict[str, dict[str, Any]], calib: dict[str, dict[str, Any]], cfg: StudyConfig
+) -> dict[str, Any] | None:
+    """The luck-equivalents (None without luck families)."""
+    if not cfg.luck_families:
+        return None
+    from .calibration import luck_equivalents
+
+    return luck_equivalents(
+        raws,
+        calib,
+        list(cfg.calibration_q),
+        list(cfg.luck_families),
+        n_boot=max(cfg.bootstrap, 100),
+        seed=part_seed(cfg.seed, "all", "bootstrap/calibration"),
+    )
 
 
 def _measure(raws: dict[str, dict[str, Any]], cfg: StudyConfig, progress: bool) -> dict:
