@@ -320,8 +320,8 @@ def score_at_luck(
     towards 1/2). ``q``: the variant's luck-equivalent; ``q_replicates``: its bootstrap
     replicates (``luck_equivalent(..., keep_replicates=True)["replicates"]``), so that the
     interval carries q's uncertainty as well as the score curve's (each replicate curve,
-    resampled as in :func:`luck_equivalent`, is read at one replicate q; without them q is
-    taken as exact). Returns JSON-ready ``score, lo, hi`` at q, ``twin`` (the score at
+    resampled as in :func:`luck_equivalent`, is read at one replicate q, and ``n_boot`` is
+    their number; without them q is taken as exact, which understates the interval). Returns JSON-ready ``score, lo, hi`` at q, ``twin`` (the score at
     ``grid_q[0]``, with ``twin_lo, twin_hi``), ``q`` and ``level``.
     """
     g = _check_grid(grid_q, grid_scores)
