@@ -18,7 +18,7 @@ Draws (``draws``), in every case a coin-flip game is a win or a loss (1/2 each):
   ∝ (e^{d/2}, nu, e^{-d/2})`` with ``d = u_i - u_j``, so a lopsided matchup's draws are not
   read as upsets. Parameters ``(alpha, u, nu)``. Valid while draws thin out with the skill
   gap as Davidson says; with a draw rate that does not depend on the gap at all (synthetic,
-  40%), 30% coin flips read as alpha = 0.06 (coverage 10/60).
+  40%), 30% coin flips read as alpha = 0.06 (covered in 12 of 60).
 - ``"free"`` (not validated): a free draw rate per matchup for the skill games; robust to how
   draws depend on the gap, but alpha is then read from the decisive games alone and is
   weakly identified: 95% intervals covered alpha = 0.5 in 33 of 60 synthetic tournaments
