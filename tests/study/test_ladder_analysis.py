@@ -63,12 +63,15 @@ def test_ladder_point_estimates_are_unbiased_over_replications():
     x = np.array([np.nan] + LOG2[1:], dtype=float)
     v = np.array(
         [
-            _ladder_stats(NAMES, x, ladder(np.random.default_rng(s), ELOS, 250), 800.0, None)[-3:]
+            _ladder_stats(NAMES, x, ladder(np.random.default_rng(s), ELOS, 250), 800.0, None)[-4:]
             for s in range(100, 112)
         ]
     )
     se = v.std(axis=0, ddof=1) / np.sqrt(len(v))
-    truth = np.array([100.0, 0.0, (ELOS[-1] - ELOS[0]) / CLASS_ELO])
+    # Elo per doubling, flattening, classes from random, classes from the first search rung.
+    truth = np.array(
+        [100.0, 0.0, (ELOS[-1] - ELOS[0]) / CLASS_ELO, (ELOS[-1] - ELOS[1]) / CLASS_ELO]
+    )
     assert (np.abs(v.mean(axis=0) - truth) < 3 * se + 1e-9).all(), (v.mean(axis=0), se)
 
 
@@ -158,3 +161,24 @@ def test_bad_input():
         fit_ladder(["a", "b"], [None], [Matchup(0, 1, np.ones((2, 2)))])
     with pytest.raises(ValueError, match="in common"):
         p_equivalent_ladder([Matchup(0, 1, np.ones((2, 2)))], [Matchup(0, 2, np.ones((2, 2)))])
+
+
+@pytest.mark.parametrize("floor", [-1500.0, 70.0])
+def test_skill_classes_are_counted_from_the_first_search_rung(floor):
+    # Mérő's classes among the agents that play: from the first search rung to the top,
+    # wherever the floor sits: far below (random loses every game, as in Dice Chess) or
+    # above the first search rung (as in Cubic Checkers).
+    elos = [ELOS[1] + floor] + ELOS[1:]
+    want = (ELOS[-1] - ELOS[1]) / CLASS_ELO
+    hits = 0
+    for seed in range(20):
+        fit = fit_ladder(
+            NAMES, LOG2, ladder(np.random.default_rng(500 + seed), elos, 100), n_boot=60
+        )
+        c = fit.skill_classes_family
+        assert c is not None and c.low <= c.value <= c.high
+        hits += c.low <= want <= c.high
+        assert fit.classes_at_least_family <= c.value
+        d = fit.to_dict()
+        assert d["skill_classes_family"] == c.to_dict()
+    assert hits >= 18, hits

@@ -83,32 +83,49 @@ def _rng(rng: int | np.random.Generator | None) -> np.random.Generator:
     return rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
 
 
-def _measure(s: np.ndarray | Strata, statistic: Statistic | None) -> float:
-    if statistic is None:
-        if isinstance(s, Strata):
-            return float(np.concatenate([a.ravel() for a in s.arrays]).mean())
-        return float(s.mean())
-    return float(statistic(list(s.arrays) if isinstance(s, Strata) else s))
+class _Stat:
+    """The measure of a sample and its bootstrap replicates. ``vectorized``: ``fn`` takes
+    samples with a leading replicate axis (each array ``(B, units, ...)``) and returns ``B``
+    values (fast for ladders of many strata)."""
 
+    def __init__(self, fn: Statistic | None, vectorized: bool) -> None:
+        self.fn, self.vectorized = fn, vectorized
 
-def _boot(
-    s: np.ndarray | Strata, statistic: Statistic | None, n_boot: int, rng: np.random.Generator
-) -> np.ndarray:
-    """``n_boot`` bootstrap replicates of the measure of ``s`` (units resampled with
-    replacement, within each stratum); vectorised for the default mean."""
-    arrays = s.arrays if isinstance(s, Strata) else (s,)
-    idx = [rng.integers(0, a.shape[0], (n_boot, a.shape[0])) for a in arrays]
-    if statistic is None:
-        # Mean of all values: per-unit sums added over strata, over the total value count.
-        total = sum(
-            a.reshape(a.shape[0], -1).sum(axis=1)[i].sum(axis=1) for a, i in zip(arrays, idx)
-        )
-        return np.asarray(total, dtype=float) / sum(a.size for a in arrays)
-    out = np.empty(n_boot)
-    for b in range(n_boot):
-        parts = [a[i[b]] for a, i in zip(arrays, idx)]
-        out[b] = statistic(parts if isinstance(s, Strata) else parts[0])
-    return out
+    def measure(self, s: np.ndarray | Strata) -> float:
+        if self.fn is None:
+            if isinstance(s, Strata):
+                return float(np.concatenate([a.ravel() for a in s.arrays]).mean())
+            return float(s.mean())
+        arrays = list(s.arrays) if isinstance(s, Strata) else [s]
+        if self.vectorized:
+            arrays = [a[None] for a in arrays]
+        v = self.fn(arrays if isinstance(s, Strata) else arrays[0])
+        return float(np.asarray(v).reshape(-1)[0]) if self.vectorized else float(v)
+
+    def boot(self, s: np.ndarray | Strata, n_boot: int, rng: np.random.Generator) -> np.ndarray:
+        """``n_boot`` replicates: units resampled with replacement, within each stratum."""
+        arrays = s.arrays if isinstance(s, Strata) else (s,)
+        idx = [rng.integers(0, a.shape[0], (n_boot, a.shape[0])) for a in arrays]
+        if self.fn is None:
+            # Mean of all values: per-unit sums added over strata, over the value count.
+            total = sum(
+                a.reshape(a.shape[0], -1).sum(axis=1)[i].sum(axis=1) for a, i in zip(arrays, idx)
+            )
+            return np.asarray(total, dtype=float) / sum(a.size for a in arrays)
+        if self.vectorized:
+            parts = [a[i] for a, i in zip(arrays, idx)]
+            out = np.asarray(self.fn(parts if isinstance(s, Strata) else parts[0]), dtype=float)
+            if out.shape != (n_boot,):
+                raise ValueError(
+                    f"a vectorized statistic must return one value per replicate ({n_boot}), "
+                    f"got shape {out.shape}"
+                )
+            return out
+        out = np.empty(n_boot)
+        for b in range(n_boot):
+            parts = [a[i[b]] for a, i in zip(arrays, idx)]
+            out[b] = self.fn(parts if isinstance(s, Strata) else parts[0])
+        return out
 
 
 def _check_grid(grid_q: Sequence[float], grid_samples: Sequence[Sample]) -> np.ndarray:
@@ -204,15 +221,15 @@ def _percentiles(v: np.ndarray, level: float, axis: int = 0) -> tuple[Any, Any]:
 def _curve(
     q: np.ndarray,
     grid: Sequence[np.ndarray | Strata],
-    statistic: Statistic | None,
+    stat: _Stat,
     n_boot: int,
     rng: np.random.Generator,
     sign: float,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Point measures (K,), bootstrap measures (n_boot, K) and isotonic weights, all
     multiplied by ``sign`` (so that the curve is non-decreasing)."""
-    point = sign * np.array([_measure(s, statistic) for s in grid])
-    boot = sign * np.stack([_boot(s, statistic, n_boot, rng) for s in grid], axis=1)
+    point = sign * np.array([stat.measure(s) for s in grid])
+    boot = sign * np.stack([stat.boot(s, n_boot, rng) for s in grid], axis=1)
     var = boot.var(axis=0, ddof=1)
     # A grid point measured without noise (e.g. exactly zero luck at q = 0) weighs most.
     floor = 1e-12 * max(1.0, float(np.max(var, initial=0.0)))
@@ -234,13 +251,16 @@ def luck_equivalent(
     n_boot: int = 1000,
     interpolation: str = "pchip",
     keep_replicates: bool = False,
+    vectorized: bool = False,
 ) -> dict[str, Any]:
     """The luck level q at which the calibration curve reaches the target's measure.
 
     ``grid_q``: strictly increasing luck levels of the calibration games (e.g. 0, .05, .1,
     .2, .4, .7); ``grid_samples``: one sample per level, ``target_samples``: the variant's
     sample (see the module doc: raw per-unit values, units along axis 0, or :class:`Strata`).
-    ``statistic(sample) -> float``: the measure (default: the mean of all values).
+    ``statistic(sample) -> float``: the measure (default: the mean of all values);
+    ``vectorized=True``: it takes arrays with a leading replicate axis and returns one value
+    per replicate (fast where a per-replicate loop is slow, e.g. many strata).
     ``increasing``: the measure grows with q (False for e.g. Elo per doubling, which falls).
 
     Point estimate: the monotone (isotonic, then PCHIP or linear) curve through the grid's
@@ -261,9 +281,10 @@ def luck_equivalent(
     target = _check_sample(target_samples, "target_samples")
     gen = _rng(rng)
     sign = 1.0 if increasing else -1.0
-    point, boot, w = _curve(q, grid, statistic, n_boot, gen, sign)
-    t_point = sign * _measure(target, statistic)
-    t_boot = sign * _boot(target, statistic, n_boot, gen)
+    stat = _Stat(statistic, vectorized)
+    point, boot, w = _curve(q, grid, stat, n_boot, gen, sign)
+    t_point = sign * stat.measure(target)
+    t_boot = sign * stat.boot(target, n_boot, gen)
     if not (np.all(np.isfinite(boot)) and np.all(np.isfinite(t_boot)) and math.isfinite(t_point)):
         raise ValueError("the statistic returned NaN or inf on the samples or a resample")
     mono = _monotone(np.vstack([point, boot]), w)
@@ -311,6 +332,7 @@ def score_at_luck(
     increasing: bool = False,
     n_boot: int = 1000,
     interpolation: str = "pchip",
+    vectorized: bool = False,
 ) -> dict[str, Any]:
     """A fixed matchup's score at luck level ``q``, for the player's-terms sentence: "a player
     who scores ``twin`` against another in the twin scores ``score`` in the variant".
@@ -320,9 +342,10 @@ def score_at_luck(
     towards 1/2). ``q``: the variant's luck-equivalent; ``q_replicates``: its bootstrap
     replicates (``luck_equivalent(..., keep_replicates=True)["replicates"]``), so that the
     interval carries q's uncertainty as well as the score curve's (each replicate curve,
-    resampled as in :func:`luck_equivalent`, is read at one replicate q; without them q is
-    taken as exact). Returns JSON-ready ``score, lo, hi`` at q, ``twin`` (the score at
-    ``grid_q[0]``, with ``twin_lo, twin_hi``), ``q`` and ``level``.
+    resampled as in :func:`luck_equivalent`, is read at one replicate q, and ``n_boot`` is
+    their number; without them q is taken as exact, which understates the interval).
+    Returns JSON-ready ``score, lo, hi`` at q, ``twin`` (the score at ``grid_q[0]``, with
+    ``twin_lo, twin_hi``), ``q`` and ``level``.
     """
     g = _check_grid(grid_q, grid_scores)
     if isinstance(q, bool) or not isinstance(q, numbers.Real) or not math.isfinite(q):
@@ -337,7 +360,7 @@ def score_at_luck(
     _check_options(level, n_boot, interpolation)
     grid = [_check_sample(s, f"grid_scores[{n}]") for n, s in enumerate(grid_scores)]
     sign = 1.0 if increasing else -1.0
-    point, boot, w = _curve(g, grid, statistic, n_boot, _rng(rng), sign)
+    point, boot, w = _curve(g, grid, _Stat(statistic, vectorized), n_boot, _rng(rng), sign)
     mono = _monotone(np.vstack([point, boot]), w)
     x, Y = _knots(g, mono, interpolation)
     Y, mono = sign * Y, sign * mono

@@ -138,7 +138,8 @@ class LadderFit:
     #: Slope over the upper half of the family minus slope over the lower half (negative:
     #: the curve flattens).
     flattening: Estimate
-    #: (top rung - rung 0) / 200 Elo.
+    #: (top rung - rung 0) / 200 Elo (counted from the floor, ``random``: not validated, the
+    #: floor's gap to the first search rung is most of it in the dice variants).
     skill_classes: Estimate
     #: A one-sided lower bound on the classes from the chain of adjacent rungs alone: every
     #: adjacent score's lower confidence bound (Bonferroni over the links) turned into Elo.
@@ -152,6 +153,11 @@ class LadderFit:
     confidence: float
     games: int
     extra: dict[str, Any] = field(default_factory=dict)
+    #: (top rung - the family's lowest rung) / 200 Elo: classes counted from the first
+    #: non-random rung (Mérő's classes among agents that play), and its prior-free chain
+    #: bound. None when the family has fewer than two rungs.
+    skill_classes_family: Estimate | None = None
+    classes_at_least_family: float = math.nan
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -177,6 +183,10 @@ class LadderFit:
             },
             "skill_classes": self.skill_classes.to_dict(),
             "classes_at_least": self.classes_at_least,
+            "skill_classes_family": (
+                None if self.skill_classes_family is None else self.skill_classes_family.to_dict()
+            ),
+            "classes_at_least_family": self.classes_at_least_family,
             "perfect_records": [list(p) for p in self.perfect_records],
             "prior_sd": self.prior_sd,
             "prior_effect": self.prior_effect,
@@ -192,8 +202,8 @@ def _ladder_stats(
     rows: Sequence[np.ndarray] | None,
     start: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Ratings (k), Elo per doubling, flattening and classes of one (re)sample
-    (``start``: ratings to start the fit from)."""
+    """Ratings (k), Elo per doubling, flattening, classes from rung 0 and classes from the
+    family's lowest rung of one (re)sample (``start``: ratings to start the fit from)."""
     k = len(names)
     wins, draws = _counts(matchups, k, rows)
     fit = fit_ratings(wins, draws, names=list(names), anchor=0, prior_sd=prior_sd, start=start)
@@ -205,8 +215,10 @@ def _ladder_stats(
     half = len(xf) // 2
     flat = _slope(xf[half:], rf[half:]) - _slope(xf[: half + 1], rf[: half + 1])
     top = int(np.argmax(np.where(fam, x, -np.inf))) if fam.any() else k - 1
+    bottom = int(np.argmin(np.where(fam, x, np.inf))) if fam.any() else 0
     classes = (r[top] - r[0]) / CLASS_ELO
-    return np.concatenate([r, [_slope(xf, rf), flat, classes]])
+    classes_family = (r[top] - r[bottom]) / CLASS_ELO if fam.sum() >= 2 else math.nan
+    return np.concatenate([r, [_slope(xf, rf), flat, classes, classes_family]])
 
 
 def _classes_lower_bound(
@@ -245,8 +257,10 @@ def fit_ladder(
     budget, None for rungs outside the family (``random``). The weak normal prior
     (``prior_sd`` Elo) keeps gaps after perfect records finite; ``prior_effect`` reports how
     much each measure moves when it is doubled, and ``classes_at_least`` gives a bound that
-    does not use it. Intervals: bootstrap percentiles over ``n_boot`` resamples of whole
-    pairs within each matchup.
+    does not use it. ``skill_classes_family`` counts the classes from the family's lowest rung
+    instead of rung 0 (the validated count: the floor ``random`` can sit anywhere below, or
+    even above, the first search rung). Intervals: bootstrap percentiles over ``n_boot``
+    resamples of whole pairs within each matchup.
     """
     check_confidence(confidence)
     k = len(names)
@@ -266,9 +280,10 @@ def fit_ladder(
     boot = _bootstrap(matchups, stats, n_boot, seed)
     ints = [_percentiles(boot[:, c], confidence) for c in range(boot.shape[1])]
     wide = stats(None, 2 * prior_sd)
-    est = [Estimate(float(point[c]), *ints[c]) for c in range(k, k + 3)]
+    est = [Estimate(float(point[c]), *ints[c]) for c in range(k, k + 4)]
     family = [i for i in np.argsort(np.where(np.isfinite(x), x, -np.inf)) if np.isfinite(x[i])]
     chain = [0] + [int(i) for i in family if i != 0]
+    has_family = len(family) >= 2
     return LadderFit(
         names=list(names),
         log2_compute=x,
@@ -285,9 +300,16 @@ def fit_ladder(
             "elo_per_doubling": float(wide[k] - point[k]),
             "flattening": float(wide[k + 1] - point[k + 1]),
             "skill_classes": float(wide[k + 2] - point[k + 2]),
+            "skill_classes_family": float(wide[k + 3] - point[k + 3]),
         },
         confidence=confidence,
         games=sum(m.games for m in matchups),
+        skill_classes_family=est[3] if has_family else None,
+        classes_at_least_family=(
+            _classes_lower_bound(matchups, [int(i) for i in family], confidence)
+            if has_family
+            else math.nan
+        ),
     )
 
 
