@@ -131,12 +131,26 @@ def ladder_measures(
     matchups = _matchups(data, keep)
     seed = part_seed(cfg.seed, raw["variant"], f"bootstrap/{ladder}")
     fit = fit_ladder(names, x, matchups, n_boot=cfg.bootstrap, seed=seed)
-    ld = fit_luck_depth(matchups, len(names), n_boot=cfg.bootstrap, seed=seed)
+    # The validated fit (tests/study/test_luck_depth.py): draws modelled (Davidson),
+    # `random` left out so that its lopsided matchups cannot pin α.
+    floor = [0] if names[0] == "random" else []
     out = fit.to_dict()
+    # A ladder of one playing rung (a small --quick subset) has nothing left.
+    if any(m.i not in floor and m.j not in floor for m in matchups):
+        ld = fit_luck_depth(
+            matchups,
+            len(names),
+            n_boot=cfg.bootstrap,
+            seed=seed,
+            draws="davidson",
+            leave_out=floor,
+        )
+        out["luck_alpha"] = ld.alpha.to_dict()
+        out["depth_beta"] = ld.beta.to_dict()
+    else:
+        out["luck_alpha"] = out["depth_beta"] = _nan_estimate()
     for rung, m in zip(out["ladder"], _games_per_rung(matchups, len(names))):
         rung["games"] = m
-    out["luck_alpha"] = ld.alpha.to_dict()
-    out["depth_beta"] = ld.beta.to_dict()
     if raw["variant"] == "chess":
         out["p_equivalent"] = Estimate(1.0, 1.0, 1.0).to_dict()
         out["p_equivalent_with_floor"] = Estimate(1.0, 1.0, 1.0).to_dict()
@@ -144,7 +158,6 @@ def ladder_measures(
         if chess["families"][fam]["rungs"] != data["rungs"]:
             raise ValueError(f"chess and {raw['variant']} played different {fam} ladders")
         chess_matchups = _matchups(chess["families"][fam], keep)
-        floor = [0] if names[0] == "random" else []
         for key, leave_out in (("p_equivalent", floor), ("p_equivalent_with_floor", [])):
             # A ladder of one playing rung (a small --quick subset) has nothing left.
             if any(m.i not in leave_out and m.j not in leave_out for m in matchups):
@@ -372,6 +385,7 @@ def variant_measures(
         "playouts": {k: val for k, val in raw["playouts"].items() if k != "options"},
         "skill_curve": head["skill_curve"],
         "skill_classes": head["skill_classes"],
+        "skill_classes_from_first_rung": head.get("skill_classes_family"),
         "classes_at_least": head["classes_at_least"],
         "luck_alpha": head["luck_alpha"],
         "depth_beta": head["depth_beta"],

@@ -55,7 +55,8 @@ def summary_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     header = [
         "variant",
         "Elo per doubling",
-        "skill classes",
+        "skill classes (from random)",
+        "skill classes (from the first search rung)",
         "luck α",
         "depth β",
         "p-equivalent",
@@ -74,6 +75,7 @@ def summary_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
                 v + (" (control)" if v in CONTROLS else ""),
                 _est(r["skill_curve"]["elo_per_doubling"], ".0f"),
                 _est(r["skill_classes"], ".1f") + f" (≥ {_num(r['classes_at_least'], '.1f')})",
+                _est(r.get("skill_classes_from_first_rung"), ".1f"),
                 _est(r["luck_alpha"]),
                 _est(r["depth_beta"]),
                 "1 (reference)" if v == "chess" else _est(r["p_equivalent"]),
