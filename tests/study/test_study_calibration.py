@@ -16,7 +16,7 @@ from dicechess.study.calibration import (
     calibration_spec,
     calibration_specs,
     luck_equivalents,
-    luck_variance,
+    luck_per_game,
     play_luck_games,
     ranking_agreement,
     safe_name,
@@ -45,8 +45,8 @@ def test_luck_games_see_luck_only_where_there_are_chance_nodes() -> None:
     none = play_luck_games("gardner", "material", 3, seed=1, threads=1)
     some = play_luck_games("gardner:luck=0.5", "material", 3, seed=1, threads=1)
     assert np.asarray(none["rows"]).shape == (3, 4)
-    assert luck_variance(none["rows"]) == 0.0
-    assert luck_variance(some["rows"]) > 0.0
+    assert luck_per_game(none["rows"]) == 0.0
+    assert luck_per_game(some["rows"]) > 0.0
     assert 0.0 <= stronger_score(some["rows"]) <= 1.0
     again = play_luck_games("gardner:luck=0.5", "material", 3, seed=1, threads=2)
     assert again == some

@@ -4,8 +4,9 @@ For every variant and every *luck family* (a stronger and a weaker agent, and th
 agent that values each chance event), the two agents play each other in both colour
 orders on the same seeds, and every chance node is valued (AIVAT-style: the value after
 the outcome minus the value expected before it, :func:`dicechess.roll_luck`). The
-measure is the **luck variance**: the variance, per game, of the sum of the stronger
-side's luck in result units. A game without chance nodes has none at all.
+measure is the **luck per game**: the mean absolute value of a game's luck sum, i.e. how
+far, on average, the chance events moved the stronger side's expected result over a
+game (in result units: a win is +1, a loss -1). A game without chance nodes has none.
 
 The same games are played on the variant's dice-free twin with the luck dial
 (``chess:luck=q`` for the 8x8 games, ``gardner:luck=q`` for the 5x5 ones; docs/rules.md
@@ -140,11 +141,12 @@ def play_luck_games(
     }
 
 
-def luck_variance(rows: Any) -> float:
-    """The measure: the variance of a game's luck sum (both games of every pair),
-    0 for games without chance nodes."""
+def luck_per_game(rows: Any) -> float:
+    """The measure: the mean absolute luck sum of a game (both games of every pair),
+    0 for games without chance nodes. A first moment: the variance of the luck sum
+    (heavy-tailed) gave wider intervals on the same games."""
     r = np.asarray(rows, dtype=float)
-    return float(np.var(r[:, [1, 3]]))
+    return float(np.mean(np.abs(r[:, [1, 3]])))
 
 
 def stronger_score(rows: Any) -> float:
@@ -166,11 +168,11 @@ def luck_equivalents(
     the families' agreement; the calibration curves. ``raws``: the variants' raw games
     (``luck_games[family]``), ``calibration``: the calibration games' by spec."""
     from ..analysis.calibration import luck_equivalent, score_at_luck
+    from .config import part_seed
 
     qs = [0.0, *grid]
     curves: dict[str, dict[str, Any]] = {}
     out: dict[str, Any] = {}
-    rng = np.random.default_rng(seed)
     for v, raw in raws.items():
         games = raw.get("luck_games") or {}
         twin = twin_of(v)
@@ -183,11 +185,14 @@ def luck_equivalents(
                 continue
             grid_rows = [np.asarray(calibration[s]["luck_games"][f]["rows"]) for s in specs]
             target = np.asarray(games[f]["rows"])
+            # Seeded per variant and family: a variant's interval does not depend on
+            # which other variants the study measures.
+            rng = np.random.default_rng(part_seed(seed, v, f"calibration/{f}"))
             eq = luck_equivalent(
                 qs,
                 grid_rows,
                 target,
-                statistic=luck_variance,
+                statistic=luck_per_game,
                 n_boot=n_boot,
                 rng=rng,
                 keep_replicates=True,
@@ -200,7 +205,17 @@ def luck_equivalents(
                 statistic=stronger_score,
                 rng=rng,
             )
-            curves.setdefault(twin, {})[f] = eq["curve"]
+            if f not in curves.setdefault(twin, {}):
+                # The curve and its band, seeded by the twin alone (the same whichever
+                # variants are measured against it).
+                curves[twin][f] = luck_equivalent(
+                    qs,
+                    grid_rows,
+                    grid_rows[0],
+                    statistic=luck_per_game,
+                    n_boot=n_boot,
+                    rng=np.random.default_rng(part_seed(seed, twin, f"curve/{f}")),
+                )["curve"]
             row["families"][f] = {
                 **{k: eq[k] for k in ("q", "lo", "hi", "censored", "measure")},
                 "score_in_variant": stronger_score(target),

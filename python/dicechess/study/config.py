@@ -56,7 +56,9 @@ class StudyConfig:
     #: either colour), and per calibration game.
     luck_pairs: int = 100
     #: The luck dial's grid on each twin (q = 0, the twin itself, is always played).
-    calibration_q: list[float] = field(default_factory=lambda: [0.05, 0.1, 0.2, 0.4, 0.7])
+    calibration_q: list[float] = field(
+        default_factory=lambda: [0.025, 0.075, 0.125, 0.2, 0.35, 0.5, 0.7]
+    )
     #: Games between the top two search rungs whose rolls are valued by the search at
     #: ``2^luck_nodes_log2`` nodes (the second edition's luck-adjusted results; off by
     #: default: the luck families' games supersede them).

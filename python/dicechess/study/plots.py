@@ -219,7 +219,7 @@ def game_lengths(study: Study, path: Path) -> Path:
 
 
 def calibration(study: Study, path: Path) -> Path | None:
-    """Each twin's calibration curve per luck family (luck variance against the luck
+    """Each twin's calibration curve per luck family (luck per game against the luck
     dial q, 95% band), every variant placed on it at its luck-equivalent."""
     cal = study.results.get("calibration")
     if not cal or not cal["curves"]:
@@ -254,7 +254,7 @@ def calibration(study: Study, path: Path) -> Path | None:
                 )
             ax.set_title(f"{fam} family, on {twin}", fontsize="medium")
             ax.set_xlabel("luck dial q (share of decisions made at random)")
-            ax.set_ylabel("luck variance per game")
+            ax.set_ylabel("luck per game (mean |luck sum|)")
             ax.legend(fontsize="x-small", loc="upper left")
     fig.suptitle("Calibration: each variant placed on its twin's luck curve")
     return _save(fig, path)
@@ -296,7 +296,7 @@ PLOTS = {
     "game_lengths": (game_lengths, "Game lengths in random play."),
     "calibration": (
         calibration,
-        "The headline's calibration: each twin's luck variance against its luck dial q "
+        "The headline's calibration: each twin's luck per game against its luck dial q "
         "(95% band), per luck family, with every variant placed at its luck-equivalent q.",
     ),
 }

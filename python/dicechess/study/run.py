@@ -485,7 +485,7 @@ def _calibrate(
         list(cfg.calibration_q),
         list(cfg.luck_families),
         n_boot=max(cfg.bootstrap, 100),
-        seed=part_seed(cfg.seed, "all", "bootstrap/calibration"),
+        seed=cfg.seed,
     )
 
 
