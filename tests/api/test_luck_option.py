@@ -107,3 +107,17 @@ def test_runs_take_the_spec_and_are_reproducible() -> None:
     env = dc.VecEnv("gardner:luck=0.3", 2, seed=1)
     obs = env.reset()
     assert obs is not None
+
+
+def test_gym_envs_take_the_luck_option() -> None:
+    gym = pytest.importorskip("gymnasium")
+    env = gym.make("dicechess/Gardner-v0", luck=0.3)
+    obs, info = env.reset(seed=1)
+    assert "luck:" in info["fen"]
+    for _ in range(10):
+        action = int(np.flatnonzero(obs["action_mask"])[0])
+        obs, _, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            break
+    with pytest.raises(ValueError, match="from 0 to 1"):
+        gym.make("dicechess/Gardner-v0", luck=2.0).reset()
