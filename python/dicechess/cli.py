@@ -156,14 +156,21 @@ def build_parser() -> argparse.ArgumentParser:
     st = sub.add_parser(
         "study",
         help="run the luck-versus-skill study over every variant (the main job)",
-        description="A compute ladder per variant (random, then search:nodes=2^k and "
-        "mcts:sims=2^k), paired games on common dice, luck-adjusted results; Elo per "
-        "doubling, skill classes, luck alpha and depth beta, p-equivalents against chess, "
-        "each with a bootstrap interval and checked for robustness. Writes report.md, "
+        description="Each variant's luck-equivalent q: three agent families play "
+        "luck-valued games in the variant and in its dice-free twin with the luck dial "
+        "(chess:luck=q, gardner:luck=q), and each family maps the variant's luck per game "
+        "onto q through its own calibration curve, with a 95% interval. The compute "
+        "ladders of the second edition (Elo per doubling, skill classes, luck alpha, "
+        "p-equivalent) follow in an appendix marked not validated. Writes report.md, "
         "report.html, PNG plots, results.json, CSV and the raw games (raw/) into --out; "
         "a rerun with the same options resumes from raw/.",
     )
-    st.add_argument("--variants", type=_variant_list, default=None, help="comma-separated")
+    st.add_argument(
+        "--variants",
+        type=_variant_list,
+        default=None,
+        help="comma-separated names or specs with options (fluky,chess:luck=0.15)",
+    )
     st.add_argument(
         "--games",
         type=_even_games,
