@@ -157,3 +157,39 @@ def test_config_checks_the_luck_options() -> None:
     ):
         with pytest.raises(ValueError, match=message):
             StudyConfig(**bad).check()
+
+
+def test_ctrl_c_during_the_calibration_keeps_what_finished(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import dicechess.study.run as run
+
+    cfg = StudyConfig.quick_config(
+        variants=["fluky"],
+        luck_families=["material"],
+        luck_pairs=2,
+        calibration_q=[0.1, 0.5],
+        search_rungs=[2, 3],
+        mcts_rungs=[1, 2],
+        playout_games=20,
+    )
+    real = run.play_calibration
+    calls: list[str] = []
+
+    def interrupted_at_the_second(spec: str, c: StudyConfig, tick: Any) -> dict[str, Any]:
+        calls.append(spec)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(spec, c, tick)
+
+    monkeypatch.setattr(run, "play_calibration", interrupted_at_the_second)
+    st = run_study(cfg, progress=False, out=tmp_path)
+    assert st.results["interrupted"] is True
+    assert list(st.results["variants"]) == ["fluky"]
+    # Without its whole curve the variant has no luck-equivalent yet: none invented.
+    assert st.results["calibration"]["variants"]["fluky"]["families"] == {}
+    monkeypatch.setattr(run, "play_calibration", real)
+    again = run_study(cfg, progress=False, out=tmp_path)
+    assert again.results["interrupted"] is False
+    assert again.results["resumed"] == ["fluky", "gardner"]
+    assert "material" in again.results["calibration"]["variants"]["fluky"]["families"]
