@@ -50,7 +50,7 @@ proptest! {
     }
 
     #[test]
-    fn move_text(i in 0..FENS.len(), text in "[a-hx1-8 -]{0,10}") {
+    fn move_text(i in 0..FENS.len(), text in "[a-hx1-8 é€🂡-]{0,10}") {
         let (variant, fen) = FENS[i];
         let mut g = game(variant, fen).unwrap();
         let before = with_game!(&g, x => x.fen());
