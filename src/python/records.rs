@@ -4,6 +4,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use super::args::{ActionId, Seed};
 use crate::record::{jsonl, pgn, Record, RecordError};
 
 type RecordTuple = (String, String, Vec<u32>, Vec<(String, String)>, Option<u64>);
@@ -42,11 +43,12 @@ fn read_error(e: RecordError) -> PyErr {
 fn _pgn_write(
     variant: String,
     options_json: &str,
-    actions: Vec<u32>,
+    actions: Vec<ActionId>,
     tags: Vec<(String, String)>,
-    seed: Option<u64>,
+    seed: Option<Seed>,
 ) -> PyResult<String> {
-    let r = record_from(variant, options_json, actions, tags, seed)?;
+    let actions = actions.into_iter().map(|a| a.0).collect();
+    let r = record_from(variant, options_json, actions, tags, seed.map(|s| s.0))?;
     pgn::write(&r).map_err(|e| PyValueError::new_err(e.0))
 }
 
@@ -62,11 +64,12 @@ fn _pgn_read(py: Python<'_>, text: &str) -> PyResult<Vec<RecordTuple>> {
 fn _jsonl_write(
     variant: String,
     options_json: &str,
-    actions: Vec<u32>,
+    actions: Vec<ActionId>,
     tags: Vec<(String, String)>,
-    seed: Option<u64>,
+    seed: Option<Seed>,
 ) -> PyResult<String> {
-    let r = record_from(variant, options_json, actions, tags, seed)?;
+    let actions = actions.into_iter().map(|a| a.0).collect();
+    let r = record_from(variant, options_json, actions, tags, seed.map(|s| s.0))?;
     jsonl::write_line(&r).map_err(|e| PyValueError::new_err(e.0))
 }
 
@@ -86,13 +89,13 @@ fn _recorded_playouts<'py>(
     py: Python<'py>,
     variant: &str,
     agents: (Bound<'py, PyAny>, Bound<'py, PyAny>),
-    seed: u64,
-    start: u64,
-    count: u64,
-    threads: Option<usize>,
+    seed: super::args::Seed,
+    start: super::args::Start,
+    count: super::args::Count,
+    threads: Option<super::args::Threads>,
     options: Option<&Bound<'_, pyo3::types::PyDict>>,
 ) -> PyResult<Vec<Vec<u32>>> {
-    super::check_threads(threads)?;
+    let (seed, start, count, threads) = (seed.0, start.0, count.0, super::args::threads(threads));
     super::check_batch(count)?;
     let specs = [
         super::agents::parse_spec(&agents.0)?,

@@ -9,6 +9,7 @@ import pytest
 
 import dicechess as dc
 from dicechess import records
+from dicechess._core import Episode
 from dicechess.cli import main
 
 # ------------------------------------------- 1. non-ASCII move text
@@ -40,3 +41,71 @@ def test_non_ascii_moves_in_a_record_are_a_line_and_column(
     err = capsys.readouterr().err
     assert err.startswith("dicechess: ") and err.count("\n") == 1
 
+
+# ------------------------------------------- 8. integers out of range
+
+
+HUGE = (2**64, 2**70, -(2**70))
+
+
+def test_out_of_range_integers_are_value_errors_naming_the_range() -> None:
+    s = dc.State("chess")
+    for bad in (-1, *HUGE):
+        with pytest.raises(ValueError, match=r"depth must be from 0 to 2\*\*32-1, got"):
+            dc.perft("chess", bad)
+        with pytest.raises(ValueError, match=r"player must be 0 or 1, got"):
+            s.observation_tensor(player=bad)
+        with pytest.raises(ValueError, match=r"depth must be from 1 to 8 \(or None"):
+            dc.Agent("expectimax:depth=1").value(s, depth=bad)
+        with pytest.raises(IndexError, match=r"env index must be 0 or 1, got"):
+            dc.VecEnv("chess", 2).history(bad)
+        ep = Episode("chess")
+        with pytest.raises(ValueError, match=r"player must be 0 or 1"):
+            ep.observation(bad)
+        with pytest.raises(ValueError, match=r"index must be from 0 to 2\*\*64-1"):
+            ep.reset(0, bad)
+    for bad in HUGE:
+        with pytest.raises(ValueError, match=r"start must be from 0 to 2\*\*64-1"):
+            dc._core._random_playouts("chess", 0, bad, 1)
+        with pytest.raises(
+            ValueError, match=r"threads must be at least 1 and at most 1024 \(or None"
+        ):
+            dc._core._random_playouts("chess", 0, 0, 1, threads=bad)
+        with pytest.raises(ValueError, match=r"opening_plies must be from 0"):
+            dc._core._paired_playouts("chess", ("random", "random"), 0, 0, 1, None, bad)
+        with pytest.raises(ValueError, match=r"action must be a non-negative integer id below 2"):
+            records.to_pgn(records.Record("chess", {}, [bad]))
+    with pytest.raises(TypeError, match="depth must be an int"):
+        dc.perft("chess", 1.0)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="player must be an int"):
+        s.observation_tensor(player=True)
+
+
+@pytest.mark.parametrize("illegal_action", ["lose", "raise"])
+@pytest.mark.parametrize("bad", [-1, 10**9, 2**64, -(2**70)])
+def test_actions_outside_the_space_raise_even_when_illegal_ones_lose(
+    illegal_action: str, bad: int
+) -> None:
+    import gymnasium
+
+    from dicechess.pettingzoo import raw_env
+
+    env = gymnasium.make("dicechess/Chess-v0", illegal_action=illegal_action)
+    env.reset(seed=0)
+    n = env.unwrapped.num_actions  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match=rf"action must be from 0 to {n - 1}"):
+        env.step(bad)
+    # Nothing happened: the env goes on with a legal move.
+    legal = int(env.unwrapped.action_masks().argmax())  # type: ignore[attr-defined]
+    _obs, _r, term, _t, info = env.step(legal)
+    assert info["illegal_action"] == -1 and not term
+    pz = raw_env("chess", illegal_action=illegal_action)
+    pz.reset(seed=0)
+    with pytest.raises(ValueError, match="action must be from 0"):
+        pz.step(bad)
+    assert not any(pz.terminations.values())
+    ep = Episode("chess", illegal_action=illegal_action)
+    ep.reset(0)
+    with pytest.raises(ValueError, match="action must be from 0"):
+        ep.step(bad)
+    assert not ep.over

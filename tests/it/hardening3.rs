@@ -120,3 +120,21 @@ fn specs_and_records_with_non_ascii_characters_never_panic() {
     }
 }
 
+/// An action id outside the action space raises even with
+/// `lose_on_illegal` (issue 72, defect 8): only an in-space illegal action
+/// is a policy's loss.
+#[test]
+fn out_of_space_actions_raise_even_when_illegal_actions_lose() {
+    use dicechess::sim::episode::{Episode, Side};
+    let start = AnyGame::new("chess", &Options::new()).unwrap();
+    let n = with_game!(&start, x => x.layout().num_actions()) as i64;
+    let mut e = Episode::new(start.clone(), Side::Both, None, true).unwrap();
+    e.reset(&start, 0, 0);
+    for bad in [-1, n, 1_000_000_000, i64::MAX, i64::MIN] {
+        assert!(e.play(bad).is_err(), "{bad}");
+        assert!(!e.over(), "{bad}");
+    }
+    // In the space but illegal: the mover's loss.
+    e.play(0).unwrap();
+    assert!(e.over());
+}
