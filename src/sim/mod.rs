@@ -13,21 +13,44 @@ pub use crate::play::{
     GameRng, PlayoutStats,
 };
 
+/// The shared pool of [`on_threads`]`(None, ..)`: rayon's default size,
+/// built on first use. Never rayon's global pool: if that one cannot start
+/// its threads (memory pressure), every later use of it in the process
+/// panics.
+static DEFAULT_POOL: std::sync::Mutex<Option<std::sync::Arc<rayon::ThreadPool>>> =
+    std::sync::Mutex::new(None);
+
+/// A pool of `threads` threads (None: the shared default pool), or None
+/// when the threads cannot be started (then a build is tried again on the
+/// next call).
+fn pool(threads: Option<usize>) -> Option<std::sync::Arc<rayon::ThreadPool>> {
+    let build = |t: usize| rayon::ThreadPoolBuilder::new().num_threads(t).build().ok();
+    match threads {
+        Some(t) => build(t).map(std::sync::Arc::new),
+        None => {
+            let mut shared = DEFAULT_POOL.lock().unwrap_or_else(|e| e.into_inner());
+            if shared.is_none() {
+                *shared = build(0).map(std::sync::Arc::new);
+            }
+            shared.clone()
+        }
+    }
+}
+
 /// Runs `run` (a batch of rayon work) on a pool of `threads` threads, or on
-/// rayon's global pool for None (also if the pool cannot be started: the
-/// results do not depend on the thread count, only the speed does).
+/// a shared pool of rayon's default size for None. `run` gets whether it is
+/// on a pool: when no thread can be started it runs on the calling thread
+/// and must not use rayon (the results do not depend on the thread count,
+/// only the speed does).
 ///
 /// The calling thread keeps polling for interrupts meanwhile (see
 /// [`crate::interrupt::wait_polling`]); tasks must hand the token on with
 /// [`crate::interrupt::within`] ([`par_map`] does).
-pub(crate) fn on_threads<R: Send>(threads: Option<usize>, run: impl FnOnce() -> R + Send) -> R {
-    crate::interrupt::wait_polling(|| match threads {
-        Some(t) => match rayon::ThreadPoolBuilder::new().num_threads(t).build() {
-            Ok(pool) => pool.install(run),
-            Err(_) => run(),
-        },
-        None => run(),
-    })
+pub(crate) fn on_threads<R: Send>(threads: Option<usize>, run: impl FnOnce(bool) -> R + Send) -> R {
+    match pool(threads) {
+        Some(p) => crate::interrupt::wait_polling(|| p.install(|| run(true))),
+        None => run(false),
+    }
 }
 
 /// `[job(0), .., job(count - 1)]`, computed in parallel on `threads` threads
@@ -42,7 +65,11 @@ pub(crate) fn par_map<R: Send>(
 ) -> Vec<R> {
     use rayon::prelude::*;
     let token = crate::interrupt::current();
-    on_threads(threads, || {
+    on_threads(threads, |pooled| {
+        if !pooled {
+            // No worker thread could be started: one item after another here.
+            return (0..count).map(&job).collect();
+        }
         (0..count as usize)
             .into_par_iter()
             .with_min_len(min_len)

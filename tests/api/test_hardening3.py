@@ -3,6 +3,8 @@ attacker still broke. One section per defect, numbered as in the issue."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -109,3 +111,30 @@ def test_actions_outside_the_space_raise_even_when_illegal_ones_lose(
     with pytest.raises(ValueError, match="action must be from 0"):
         ep.step(bad)
     assert not ep.over
+
+
+# ------------------------------------------- 5. threads that cannot start
+
+NO_THREADS = """
+import resource
+import dicechess as dc
+
+want = dc.playouts("fluky", 200, threads=1).winner.tolist()
+vm = next(int(x.split()[1]) for x in open("/proc/self/status") if x.startswith("VmSize:"))
+# Less address space left than one thread's stack: no thread can start.
+limit = (vm + 1024) * 1024
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+for threads in (256, None, 2, None):
+    print(dc.playouts("fluky", 200, threads=threads).winner.tolist() == want, flush=True)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux /proc")
+def test_batches_run_on_the_calling_thread_when_no_thread_can_start() -> None:
+    # Before: PanicException "The global thread pool has not been
+    # initialized", then GlobalPoolAlreadyInitialized on every later call.
+    r = subprocess.run(
+        [sys.executable, "-c", NO_THREADS], capture_output=True, text=True, timeout=300
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["True"] * 4, (r.stdout, r.stderr)
