@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -453,10 +454,12 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     from .records import read_file
     from .replay import svg_files, text_steps
 
+    if args.svg is not None and os.path.exists(args.svg) and not os.path.isdir(args.svg):
+        raise ValueError(f"--svg {args.svg}: not a directory (give a directory for the boards)")
     try:
         recs = read_file(args.file)
     except OSError as e:
-        print(f"dicechess: cannot read {args.file}: {e.strerror}", file=sys.stderr)
+        print(f"dicechess: cannot read {args.file}: {e.strerror or e}", file=sys.stderr)
         return 2
     chosen = list(enumerate(recs, 1))
     if args.game is not None:
@@ -498,6 +501,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as e:
         # Arguments the parser could not check (e.g. a FEN, an option's range).
         print(f"dicechess: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        # A file or directory that cannot be read or written: one line, no traceback.
+        where = f"{e.filename}: " if e.filename is not None else ""
+        print(f"dicechess: {where}{e.strerror or e}", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print("dicechess: out of memory", file=sys.stderr)
         return 2
 
 

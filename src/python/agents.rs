@@ -19,7 +19,10 @@ pub(super) fn parse_spec(spec: &Bound<'_, PyAny>) -> PyResult<AgentSpec> {
             type_name(spec)
         ))
     })?;
-    AgentSpec::parse(&s).map_err(value_error)
+    let spec = AgentSpec::parse(&s).map_err(value_error)?;
+    // A table that cannot be allocated would abort the process mid-search.
+    super::memory::check_agent(&spec, 1)?;
+    Ok(spec)
 }
 
 /// A Rust agent: `Agent(spec, seed=0)` with `select(state)` and

@@ -5,6 +5,7 @@ mod agents;
 mod args;
 mod callables;
 mod interrupt;
+mod memory;
 mod search;
 
 use numpy::{PyArray1, PyArray3, PyArrayMethods};

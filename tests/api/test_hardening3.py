@@ -138,3 +138,51 @@ def test_batches_run_on_the_calling_thread_when_no_thread_can_start() -> None:
     )
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["True"] * 4, (r.stdout, r.stderr)
+
+
+# ------------------------------------------- 6. CLI errors: one line, exit 2
+
+
+def _one_line_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("dicechess: ") and err.count("\n") == 1, err
+    return err
+
+
+def test_replay_into_a_file_or_an_unwritable_directory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    games = tmp_path / "g.jsonl"
+    records.write_jsonl([dc.State("chess")], games)
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    assert "not a directory" in _one_line_exit_2(
+        ["replay", str(games), "--svg", str(afile)], capsys
+    )
+    assert afile.read_text() == "x"
+    _one_line_exit_2(["replay", str(games), "--svg", "/proc/nope"], capsys)
+    _one_line_exit_2(["replay", str(tmp_path / "missing.pgn")], capsys)
+
+
+LIMITED = """
+import resource, sys
+from dicechess.cli import main
+limit = 1 << 30
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+@pytest.mark.parametrize(
+    "argv",
+    [["replay", "/dev/zero"], ["analyse", "chess", "--agent", "search:tt_mb=4096", "--ms", "10"]],
+)
+def test_cli_under_a_memory_limit_is_one_line_and_exit_2(argv: list[str]) -> None:
+    # Before: MemoryError's traceback; an abort (rc 134) for the table.
+    r = subprocess.run(
+        [sys.executable, "-c", LIMITED, *argv], capture_output=True, text=True, timeout=300
+    )
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.startswith("dicechess: ") and r.stderr.count("\n") == 1, r.stderr
