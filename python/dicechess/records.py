@@ -9,7 +9,7 @@ complete options, every action (decisions and chance outcomes), free tags
 >>> s = dc.State("chess")
 >>> s.apply_san("e4")
 >>> text = to_pgn(s, White="me")
->>> [r.state() == s for r in read_pgn(text)]
+>>> [r.state() == s for r in read_pgn_text(text)]
 [True]
 """
 
@@ -28,7 +28,9 @@ __all__ = [
     "Record",
     "read_file",
     "read_jsonl",
+    "read_jsonl_text",
     "read_pgn",
+    "read_pgn_text",
     "record",
     "save_arena",
     "save_pairs",
@@ -110,12 +112,44 @@ def to_pgn(game: State | Record, seed: int | None = None, **tags: str) -> str:
     return str(_core._pgn_write(*record(game, seed, **tags)._args()))
 
 
-def read_pgn(text: str) -> list[Record]:
+def read_pgn(source: PathOrFile) -> list[Record]:
+    """Every game of a PGN file, a path or a text file (as ``read_jsonl``
+    and the writers take), each replayed and checked. ValueError (with line
+    and column) for text that is not such a record.
+
+    PGN text itself goes to :func:`read_pgn_text`; for compatibility a
+    ``str`` that neither ends in ``.pgn`` nor names a file is read as text."""
+    if isinstance(source, str) and not (source.lower().endswith(".pgn") or os.path.isfile(source)):
+        return read_pgn_text(source)
+    return read_pgn_text(_read_source(source, "read_pgn", "read_pgn_text"))
+
+
+def read_pgn_text(text: str) -> list[Record]:
     """Every game of a PGN text, each replayed and checked. ValueError
     (with line and column) for text that is not such a record."""
     if not isinstance(text, str):
-        raise TypeError(f"read_pgn expects the PGN text as str, got {type(text).__name__}")
+        raise TypeError(f"read_pgn_text expects the PGN text as str, got {type(text).__name__}")
     return [_from_tuple(t) for t in _core._pgn_read(text)]
+
+
+def _read_source(source: Any, reader: str, text_reader: str) -> str:
+    """The text of a path or a text file; TypeError for anything else, and
+    FileNotFoundError saying where text goes for a path that is no file."""
+    if isinstance(source, (str, os.PathLike)):
+        try:
+            with open(source, encoding="utf-8") as f:
+                return f.read()
+        except FileNotFoundError as e:
+            raise FileNotFoundError(
+                e.errno, f"no such file (for text, call {text_reader})", os.fspath(source)
+            ) from None
+    read = getattr(source, "read", None)
+    if callable(read):
+        text = read()
+        if isinstance(text, str):
+            return text
+        raise TypeError(f"{reader} needs a text file (open it with 'r'), got {type(text).__name__}")
+    raise TypeError(f"{reader} expects a path or a text file, got {type(source).__name__}")
 
 
 def write_pgn(games: Iterable[State | Record], file: PathOrFile) -> int:
@@ -137,20 +171,23 @@ def write_jsonl(games: Iterable[State | Record], file: PathOrFile) -> int:
 def read_jsonl(source: PathOrFile) -> list[Record]:
     """Every game of a JSON Lines file (path or text file), each replayed and
     checked. ValueError (with line and column) for a bad line."""
-    if isinstance(source, (str, os.PathLike)):
-        with open(source, encoding="utf-8") as f:
-            text = f.read()
-    else:
-        text = source.read()
+    return read_jsonl_text(_read_source(source, "read_jsonl", "read_jsonl_text"))
+
+
+def read_jsonl_text(text: str) -> list[Record]:
+    """Every game of a JSON Lines text, each replayed and checked."""
+    if not isinstance(text, str):
+        raise TypeError(f"read_jsonl_text expects the text as str, got {type(text).__name__}")
     return [_from_tuple(t) for t in _core._jsonl_read(text)]
 
 
-def read_file(path: str | os.PathLike[str]) -> list[Record]:
-    """Records from a ``.jsonl`` file or else PGN text."""
-    if str(path).endswith((".jsonl", ".ndjson")):
+def read_file(path: PathOrFile) -> list[Record]:
+    """Records from a ``.jsonl`` (or ``.ndjson``) file, else PGN: a path or a
+    text file (a file's ``name`` says which)."""
+    name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else getattr(path, "name", "")
+    if str(name).endswith((".jsonl", ".ndjson")):
         return read_jsonl(path)
-    with open(path, encoding="utf-8") as f:
-        return read_pgn(f.read())
+    return read_pgn_text(_read_source(path, "read_file", "read_pgn_text"))
 
 
 def _write(chunks: Iterable[str], file: PathOrFile) -> int:

@@ -243,10 +243,8 @@ pub fn read(text: &str) -> Result<Vec<Record>, RecordError> {
     let mut lexer = Lexer::new(text);
     let mut games = Vec::new();
     let mut cur: Option<Reading> = None;
-    let (mut end_line, mut end_col) = (1, 1);
     while let Some(sp) = lexer.next_token()? {
         let (line, column) = (sp.line, sp.column);
-        (end_line, end_col) = (line, column);
         let err = |m: String| Lexer::error_at(line, column, m);
         let reading = cur.get_or_insert_with(Reading::new);
         match sp.tok {
@@ -311,7 +309,18 @@ pub fn read(text: &str) -> Result<Vec<Record>, RecordError> {
     }
     if let Some(r) = cur {
         if !r.tags.is_empty() || r.game.is_some() {
-            games.push(r.finish(None, end_line, end_col)?);
+            // A game ends with its result: text without one was cut short
+            // (read whole, it would pass for a game of fewer moves).
+            let (line, column) = lexer.position();
+            let what = if r.game.is_some() { "moves" } else { "tags" };
+            return Err(Lexer::error_at(
+                line,
+                column,
+                format!(
+                    "the text ends inside a game (after its {what}): expected its result \
+                     (1-0, 0-1, 1/2-1/2 or *) to end it"
+                ),
+            ));
         }
     }
     Ok(games)

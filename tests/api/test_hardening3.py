@@ -186,3 +186,47 @@ def test_cli_under_a_memory_limit_is_one_line_and_exit_2(argv: list[str]) -> Non
     )
     assert r.returncode == 2, r.stderr
     assert r.stderr.startswith("dicechess: ") and r.stderr.count("\n") == 1, r.stderr
+
+
+# ------------------------------------------- 11. no lenient reading
+
+
+def test_records_cut_short_or_misspelt_are_errors_with_line_and_column() -> None:
+    with pytest.raises(ValueError, match="line 2, column 11: the text ends inside a game"):
+        records.read_pgn_text('[Event "?"]\n[Site "?"]')
+    line = records.to_jsonl_line(dc.State("chess", max_plies=200))
+    assert records.read_jsonl_text(line)[0].options["max_plies"] == 200
+    with pytest.raises(ValueError, match=r'line 1, column \d+: unknown field "optoins"'):
+        records.read_jsonl_text(line.replace('"options"', '"optoins"'))
+
+
+# ------------------------------------------- 12. a path or a file alike
+
+
+def test_readers_and_writers_take_a_path_or_a_file(tmp_path: Path) -> None:
+    import io
+
+    s = dc.State("chess")
+    s.apply_san("e4")
+    for ext, write, read in [
+        ("pgn", records.write_pgn, records.read_pgn),
+        ("jsonl", records.write_jsonl, records.read_jsonl),
+    ]:
+        path = tmp_path / f"games.{ext}"
+        assert write([s], path) == 1
+        for source in (path, str(path)):
+            assert [r.state() for r in read(source)] == [s]
+            assert [r.state() for r in records.read_file(source)] == [s]
+        with open(path, encoding="utf-8") as f:
+            assert [r.state() for r in read(f)] == [s]
+        buf = io.StringIO()
+        write([s], buf)
+        assert [r.state() for r in read(io.StringIO(buf.getvalue()))] == [s]
+    assert [r.state() for r in records.read_pgn_text(records.to_pgn(s))] == [s]
+    with pytest.raises(FileNotFoundError, match="read_pgn_text"):
+        records.read_pgn(str(tmp_path / "nope.pgn"))
+    with pytest.raises(TypeError, match="a path or a text file"):
+        records.read_pgn(3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="text file"):
+        records.read_pgn(io.BytesIO(b"1. e4 *"))  # type: ignore[arg-type]
+

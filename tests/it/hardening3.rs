@@ -138,3 +138,35 @@ fn out_of_space_actions_raise_even_when_illegal_actions_lose() {
     e.play(0).unwrap();
     assert!(e.over());
 }
+
+/// A PGN cut short (inside its tags or its moves) is an error where the
+/// text ends, not a game of fewer moves (issue 72, defect 11).
+#[test]
+fn pgn_cut_short_is_an_error_with_line_and_column() {
+    let e = pgn::read("[Event \"?\"]\n[Site \"?\"]").unwrap_err();
+    assert_eq!((e.line, e.column), (2, 11), "{e}");
+    assert!(e.message.contains("after its tags"), "{e}");
+    let e = pgn::read("[Event \"?\"]\n\n1. e4 e5\n").unwrap_err();
+    assert_eq!((e.line, e.column), (4, 1), "{e}");
+    assert!(e.message.contains("after its moves"), "{e}");
+    // A whole game, then a cut one: still an error.
+    assert!(pgn::read("1. e4 *\n\n[Event \"?\"]\n").is_err());
+    assert_eq!(pgn::read("1. e4 *\n").unwrap().len(), 1);
+    assert!(pgn::read("").unwrap().is_empty());
+}
+
+/// A JSON Lines field that is not one of the record's (a misspelling) is
+/// an error naming it and its column, not a default (issue 72, defect 11).
+#[test]
+fn jsonl_unknown_fields_are_errors_with_their_column() {
+    let good = r#"{"variant":"chess","options":{"max_plies":200},"actions":[]}"#;
+    let rec = jsonl::read_line(good, 3).unwrap();
+    assert_eq!(rec.options["max_plies"], 200);
+    let bad = good.replace("\"options\"", "\"optoins\"");
+    let e = jsonl::read_line(&bad, 3).unwrap_err();
+    assert_eq!((e.line, e.column), (3, 20), "{e}");
+    assert!(e.message.contains("unknown field \"optoins\""), "{e}");
+    // A line cut short is not JSON: an error with its column.
+    let e = jsonl::read(&format!("{good}\n{}", &good[..30])).unwrap_err();
+    assert_eq!(e.line, 2, "{e}");
+}
