@@ -319,8 +319,13 @@ def _cmd_study(args: argparse.Namespace) -> int:
 
 
 def _resumable(out: Path) -> bool:
-    """Whether ``out`` holds an interrupted study (its report may be replaced
-    without --force: the rerun completes it)."""
+    """Whether ``out`` holds an interrupted study or a half-written report
+    (killed while writing it): either may be replaced without --force, the
+    rerun completes it."""
+    from .study.report import report_complete
+
+    if not report_complete(out):
+        return True
     try:
         return bool(json.loads((out / "results.json").read_text(encoding="utf-8"))["interrupted"])
     except (OSError, ValueError, KeyError, TypeError):

@@ -230,3 +230,69 @@ def test_readers_and_writers_take_a_path_or_a_file(tmp_path: Path) -> None:
     with pytest.raises(TypeError, match="text file"):
         records.read_pgn(io.BytesIO(b"1. e4 *"))  # type: ignore[arg-type]
 
+
+# ------------------------------------------- 10. the study's files
+
+
+@pytest.mark.parametrize(
+    "saved",
+    [
+        3,
+        [],
+        {"version": 2, "config": {}, "raw": 3},
+        {"version": 2, "config": {}, "raw": {"families": {"search": {"rungs": []}}}},
+        {"version": 2, "config": {}, "raw": {"families": {}, "playouts": 3}},
+    ],
+)
+def test_a_raw_file_of_the_wrong_shape_names_the_file_and_the_fix(
+    tmp_path: Path, saved: object
+) -> None:
+    import json
+
+    from dicechess.study import StudyConfig
+    from dicechess.study.run import load_raw
+
+    p = tmp_path / "raw" / "chess.json"
+    p.parent.mkdir()
+    p.write_text(json.dumps(saved))
+    # Before: AttributeError ('int' object has no attribute 'items'), or a
+    # KeyError deep in the measures.
+    with pytest.raises(ValueError, match=r"chess\.json is not a raw games file.*--fresh"):
+        load_raw(tmp_path, "chess", StudyConfig())
+
+
+def test_report_files_are_whole_or_absent_and_a_rerun_finishes_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    from dicechess import cli
+    from dicechess.study import report
+    from dicechess.study.run import Study
+
+    old = tmp_path / "report.md"
+    old.write_text("the old report")
+
+    def killed(tmp: Path) -> None:
+        tmp.write_text("half a rep")
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        report.write_atomic(old, killed)
+    assert old.read_text() == "the old report"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.md"]
+
+    # Killed after results.json: a rerun may finish the report without --force.
+    def stop(study: Study, out: Path) -> list[Path]:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(report, "_write_csv", stop)
+    old.unlink()
+    with pytest.raises(KeyboardInterrupt):
+        report.write_report(Study({"interrupted": False}, {}), tmp_path)
+    assert json.loads((tmp_path / "results.json").read_text()) == {"interrupted": False}
+    assert not report.report_complete(tmp_path)
+    assert cli._resumable(tmp_path)
+    for name in report.OUTPUTS:
+        (tmp_path / name).write_text("x")
+    assert report.report_complete(tmp_path) and not cli._resumable(tmp_path)
