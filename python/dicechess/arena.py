@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from .records import save_arena
+from .records import save_arena, save_or_interrupt
 from .sim import (
     DRAW,
     GAME_BYTES,
@@ -279,5 +279,10 @@ def arena(
         interrupted=interrupted,
     )
     if run.save is not None:
-        save_arena(run.save, result, specs, blocks, run.threads, variant_options)
+        path = run.save
+        save_or_interrupt(
+            result,
+            path,
+            lambda: save_arena(path, result, specs, blocks, run.threads, variant_options),
+        )
     return result

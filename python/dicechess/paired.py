@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from .records import save_pairs
+from .records import save_or_interrupt, save_pairs
 from .sim import (
     GAME_ARRAYS,
     RunOptions,
@@ -180,5 +180,10 @@ def paired_games(
         interrupted=interrupted,
     )
     if run.save is not None:
-        save_pairs(run.save, result, (str(specs[0]), str(specs[1])), run.threads, variant_options)
+        path, names = run.save, (str(specs[0]), str(specs[1]))
+        save_or_interrupt(
+            result,
+            path,
+            lambda: save_pairs(path, result, names, run.threads, variant_options),
+        )
     return result

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator
+import warnings
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any, Union
 
@@ -191,17 +192,45 @@ def read_file(path: PathOrFile) -> list[Record]:
 
 
 def _write(chunks: Iterable[str], file: PathOrFile) -> int:
+    """Writes ``chunks`` to a text file, or to a path: there through a
+    temporary file renamed when whole, so an error or Ctrl-C midway keeps
+    the previous file and never leaves half a new one."""
     n = 0
     if isinstance(file, (str, os.PathLike)):
-        with open(file, "w", encoding="utf-8") as f:
-            for c in chunks:
-                f.write(c)
-                n += 1
+        path = os.fspath(file)
+        head, name = os.path.split(path)
+        tmp = os.path.join(head, f".{name}.partial")
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                for c in chunks:
+                    f.write(c)
+                    n += 1
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
     else:
         for c in chunks:
             file.write(c)
             n += 1
     return n
+
+
+def save_or_interrupt(result: Any, path: PathOrFile, save: Callable[[], int]) -> None:
+    """Runs ``save()`` for a run's ``result``. Ctrl-C while it writes keeps
+    the finished results (``result.interrupted`` set, with a warning) and
+    the previous file (see :func:`_write`), instead of raising."""
+    try:
+        save()
+    except KeyboardInterrupt:
+        result.interrupted = True
+        where = os.fspath(path) if isinstance(path, (str, os.PathLike)) else "the file"
+        warnings.warn(
+            f"interrupted while saving the games: {where!r} was not written "
+            "(any previous file there is kept)",
+            RuntimeWarning,
+            stacklevel=3,
+        )
 
 
 def check_save_path(path: Any) -> None:

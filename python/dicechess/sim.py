@@ -210,9 +210,14 @@ def playouts(
         (agent_name(specs[0]), agent_name(specs[1])),
     )
     if run.save is not None:
-        from .records import save_playouts
+        from .records import save_or_interrupt, save_playouts
 
-        save_playouts(run.save, result, specs, run.threads, variant_options)
+        path = run.save
+        save_or_interrupt(
+            result,
+            path,
+            lambda: save_playouts(path, result, specs, run.threads, variant_options),
+        )
     return result
 
 

@@ -296,3 +296,52 @@ def test_report_files_are_whole_or_absent_and_a_rerun_finishes_them(
     for name in report.OUTPUTS:
         (tmp_path / name).write_text("x")
     assert report.report_complete(tmp_path) and not cli._resumable(tmp_path)
+
+
+# ------------------------------------------- 4. Ctrl-C while save= writes
+
+
+@pytest.mark.parametrize("entry", ["playouts", "arena", "paired_games"])
+@pytest.mark.parametrize("ext", ["jsonl", "pgn"])
+def test_ctrl_c_while_saving_keeps_the_old_file_and_returns_the_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, entry: str, ext: str
+) -> None:
+    def run(path: Path) -> object:
+        if entry == "playouts":
+            return dc.playouts("fluky", 40, save=path)
+        if entry == "arena":
+            return dc.arena("fluky", ["random", "greedy"], 40, save=path)
+        return dc.paired_games("fluky", ("random", "greedy"), 20, save=path)
+
+    path = tmp_path / f"games.{ext}"
+    path.write_text("the old games\n")
+    write = records.to_pgn if ext == "pgn" else records.to_jsonl_line
+    calls = 0
+
+    def interrupted_at_the_tenth(*args: object, **kwargs: object) -> str:
+        # Ctrl-C arrives while the records are written (deterministically).
+        nonlocal calls
+        calls += 1
+        if calls == 10:
+            raise KeyboardInterrupt
+        return write(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(records, write.__name__, interrupted_at_the_tenth)
+    # Before: KeyboardInterrupt out of the call, the old file gone and the
+    # new one partial with nothing marking it.
+    with pytest.warns(RuntimeWarning, match="was not written"):
+        r = run(path)
+    assert r.interrupted  # type: ignore[attr-defined]
+    assert path.read_text() == "the old games\n"
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]
+    monkeypatch.undo()
+    whole = run(path)
+    assert not whole.interrupted  # type: ignore[attr-defined]
+    # Every game was kept by the interrupted call, and the file is whole.
+    games = (
+        (lambda x: len(x.a_first["winner"]))
+        if entry == "paired_games"
+        else (lambda x: len(x.winner))
+    )
+    assert games(r) == games(whole) > 0
+    assert len(records.read_file(path)) == 40
