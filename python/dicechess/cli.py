@@ -462,16 +462,18 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     if args.svg is not None and os.path.exists(args.svg) and not os.path.isdir(args.svg):
         raise ValueError(f"--svg {args.svg}: not a directory (give a directory for the boards)")
     try:
-        recs = read_file(args.file)
+        if args.game is None:
+            chosen = list(enumerate(read_file(args.file), 1))
+        elif args.game < 1:
+            raise ValueError(f"--game must be 1 or more, got {args.game}")
+        else:
+            # Only up to the game wanted: the rest of the file is never read.
+            chosen = [(args.game, r) for r in read_file(args.file, args.game - 1, 1)]
+            if not chosen:
+                raise ValueError(f"--game {args.game}: {args.file} has fewer games")
     except OSError as e:
         print(f"dicechess: cannot read {args.file}: {e.strerror or e}", file=sys.stderr)
         return 2
-    chosen = list(enumerate(recs, 1))
-    if args.game is not None:
-        if not 1 <= args.game <= len(recs):
-            print(f"dicechess: --game must be 1..{len(recs)}", file=sys.stderr)
-            return 2
-        chosen = [chosen[args.game - 1]]
     for n, rec in chosen:
         if args.svg is not None:
             paths = svg_files(rec, Path(args.svg) / f"game_{n:03d}")

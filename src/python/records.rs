@@ -52,11 +52,33 @@ fn _pgn_write(
     pgn::write(&r).map_err(|e| PyValueError::new_err(e.0))
 }
 
+/// Games `skip ..` of a PGN text, at most `take` (None: all of them).
 #[pyfunction]
-fn _pgn_read(py: Python<'_>, text: &str) -> PyResult<Vec<RecordTuple>> {
+#[pyo3(
+    signature = (text, skip = super::args::Start(0), take = None),
+    text_signature = "(text, skip=0, take=None)"
+)]
+fn _pgn_read(
+    py: Python<'_>,
+    text: &str,
+    skip: super::args::Start,
+    take: Option<super::args::Count>,
+) -> PyResult<Vec<RecordTuple>> {
     let text = text.to_string();
-    let recs = py.detach(move || pgn::read(&text)).map_err(read_error)?;
+    let (skip, take) = (skip.0 as usize, take.map(|t| t.0 as usize));
+    let recs = py
+        .detach(move || pgn::read_range(&text, skip, take))
+        .map_err(read_error)?;
     Ok(recs.into_iter().map(to_tuple).collect())
+}
+
+/// The record on one JSON line, numbered `line` (for errors).
+#[pyfunction]
+fn _jsonl_read_line(line: &str, number: super::args::Start) -> PyResult<RecordTuple> {
+    let number = usize::try_from(number.0).unwrap_or(usize::MAX);
+    jsonl::read_line(line, number)
+        .map(to_tuple)
+        .map_err(read_error)
 }
 
 #[pyfunction]
@@ -112,6 +134,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_pgn_read, m)?)?;
     m.add_function(wrap_pyfunction!(_jsonl_write, m)?)?;
     m.add_function(wrap_pyfunction!(_jsonl_read, m)?)?;
+    m.add_function(wrap_pyfunction!(_jsonl_read_line, m)?)?;
     m.add_function(wrap_pyfunction!(_recorded_playouts, m)?)?;
     Ok(())
 }

@@ -240,10 +240,29 @@ impl Reading {
 
 /// Every game in `text`.
 pub fn read(text: &str) -> Result<Vec<Record>, RecordError> {
+    read_range(text, 0, None)
+}
+
+/// Games `skip ..` of `text`, at most `take` of them: the games before are
+/// only tokenised (neither replayed nor kept), and reading stops after the
+/// last one wanted, so a huge text costs only what precedes it.
+pub fn read_range(
+    text: &str,
+    skip: usize,
+    take: Option<usize>,
+) -> Result<Vec<Record>, RecordError> {
     let mut lexer = Lexer::new(text);
     let mut games = Vec::new();
     let mut cur: Option<Reading> = None;
+    let mut skipped = 0;
+    if take == Some(0) {
+        return Ok(games);
+    }
     while let Some(sp) = lexer.next_token()? {
+        if skipped < skip {
+            skipped += usize::from(matches!(sp.tok, Tok::Result(_)));
+            continue;
+        }
         let (line, column) = (sp.line, sp.column);
         let err = |m: String| Lexer::error_at(line, column, m);
         let reading = cur.get_or_insert_with(Reading::new);
@@ -260,6 +279,9 @@ pub fn read(text: &str) -> Result<Vec<Record>, RecordError> {
                 let done = cur.take().map(|r0| r0.finish(Some(&r), line, column));
                 if let Some(rec) = done {
                     games.push(rec?);
+                    if take.is_some_and(|t| games.len() >= t) {
+                        return Ok(games); // the rest is never read
+                    }
                 }
             }
             Tok::Variation => {}

@@ -345,3 +345,58 @@ def test_ctrl_c_while_saving_keeps_the_old_file_and_returns_the_games(
     )
     assert games(r) == games(whole) > 0
     assert len(records.read_file(path)) == 40
+
+
+# ------------------------------------------- 7. record size bombs
+
+
+def test_a_range_of_games_reads_only_up_to_the_last_one_wanted() -> None:
+    bomb = "* " * 3_000_000
+    # Before: every game replayed and kept (1.58 GB for a million).
+    (rec,) = records.read_pgn_text(bomb, start=5, count=1)
+    assert rec.actions == [] and rec.variant == "chess"
+    assert records.read_pgn_text(bomb, count=0) == []
+    s = dc.State("chess")
+    s.apply_san("e4")
+    text = records.to_pgn(dc.State("chess")) + records.to_pgn(s) + "1. e4 e5 2. Ke3 *\n"
+    # Games after the last one wanted are never read (the third is illegal).
+    assert [r.state() for r in records.read_pgn_text(text, 1, 1)] == [s]
+    with pytest.raises(ValueError, match="Ke3"):
+        records.read_pgn_text(text)
+    lines = records.to_jsonl_line(dc.State("chess")) + "\n\n" + records.to_jsonl_line(s) + "\n{"
+    assert [r.state() for r in records.read_jsonl_text(lines, 1, 1)] == [s]
+    with pytest.raises(ValueError, match="line 4"):
+        records.read_jsonl_text(lines)
+    with pytest.raises(ValueError, match="start must be 0 or more"):
+        records.read_pgn_text(text, -1)
+
+
+def test_an_endless_line_is_an_error_not_an_endless_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    monkeypatch.setattr(records, "MAX_LINE_CHARS", 1000)
+    with pytest.raises(ValueError, match="line 1, column 1: longer than 1000 characters"):
+        records.read_jsonl(io.StringIO("\0" * 10**6))
+    monkeypatch.setattr(records, "MAX_PGN_CHARS", 1000)
+    with pytest.raises(ValueError, match="longer than 1000 characters"):
+        records.read_pgn(io.StringIO("* " * 10**6))
+
+
+BOMB = """
+import resource, sys
+from dicechess.cli import main
+limit = 1 << 30
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+sys.exit(main(["replay", sys.argv[1], "--game", "2"]))
+"""
+
+
+def test_replay_of_one_game_of_a_size_bomb_under_a_memory_limit(tmp_path: Path) -> None:
+    bomb = tmp_path / "bomb.pgn"
+    bomb.write_text("* " * 3_000_000)
+    # Before: 63 s and 3.77 GB (here: out of memory, exit 2).
+    r = subprocess.run(
+        [sys.executable, "-c", BOMB, str(bomb)], capture_output=True, text=True, timeout=300
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("== game 2 (chess)"), r.stdout

@@ -170,3 +170,20 @@ fn jsonl_unknown_fields_are_errors_with_their_column() {
     let e = jsonl::read(&format!("{good}\n{}", &good[..30])).unwrap_err();
     assert_eq!(e.line, 2, "{e}");
 }
+
+/// A range of games reads only what it needs: the games before are only
+/// tokenised, nothing after the last one is read (issue 72, defect 7: a
+/// 6 MB text of 3,000,000 empty games took 63 s and 3.77 GB for game 1).
+#[test]
+fn a_range_of_pgn_games_reads_only_up_to_the_last_one_wanted() {
+    let bomb = "* ".repeat(3_000_000);
+    let recs = pgn::read_range(&bomb, 2_999_999, Some(5)).unwrap();
+    assert_eq!(recs.len(), 1);
+    assert_eq!(pgn::read_range(&bomb, 0, Some(2)).unwrap().len(), 2);
+    assert!(pgn::read_range(&bomb, 0, Some(0)).unwrap().is_empty());
+    // The third game is illegal and the text then cut: never read.
+    let text = "1. e4 *\n1. d4 *\n1. e4 e5 2. Ke3 *\n[Event";
+    let recs = pgn::read_range(text, 1, Some(1)).unwrap();
+    assert_eq!(recs.len(), 1);
+    assert!(pgn::read_range(text, 0, None).is_err());
+}
