@@ -263,8 +263,10 @@ def arena(
             pair += 1
     total = sum(s.count for s in shards)
     parts, interrupted = run.run_shards(shards, run.show_progress(total, 2000), f"{variant} arena")
-    p0 = [np.full(s.count, seats[x][0], dtype=np.int16) for x, s in enumerate(shards[: len(parts)])]
-    p1 = [np.full(s.count, seats[x][1], dtype=np.int16) for x, s in enumerate(shards[: len(parts)])]
+    # An interrupted run's last part may be shorter than its shard.
+    sizes = [len(p["winner"]) for p in parts]
+    p0 = [np.full(size, seats[x][0], dtype=np.int16) for x, size in enumerate(sizes)]
+    p1 = [np.full(size, seats[x][1], dtype=np.int16) for x, size in enumerate(sizes)]
     result = ArenaResult(
         variant=variant,
         seed=int(seed),

@@ -56,7 +56,8 @@ pub(crate) fn on_threads<R: Send>(threads: Option<usize>, run: impl FnOnce(bool)
 /// `[job(0), .., job(count - 1)]`, computed in parallel on `threads` threads
 /// as [`on_threads`] runs them (at least `min_len` items per rayon task),
 /// every item under the caller's interrupt token: the one batch loop of the
-/// playouts, paired games, recorded games and roll luck.
+/// playouts, paired games, recorded games and roll luck. Interrupted, it
+/// returns fewer items (the caller discards them).
 pub(crate) fn par_map<R: Send>(
     threads: Option<usize>,
     count: u64,
@@ -65,17 +66,22 @@ pub(crate) fn par_map<R: Send>(
 ) -> Vec<R> {
     use rayon::prelude::*;
     let token = crate::interrupt::current();
-    on_threads(threads, |pooled| {
+    // Once interrupted, items not started are skipped (an interrupted call
+    // discards its results): Ctrl-C then waits only for the items in hand,
+    // not for every game of the batch (each up to its next interrupt check).
+    let item = |k: u64| (!crate::interrupt::requested()).then(|| job(k));
+    let items: Vec<Option<R>> = on_threads(threads, |pooled| {
         if !pooled {
             // No worker thread could be started: one item after another here.
-            return (0..count).map(&job).collect();
+            return (0..count).map(item).collect();
         }
         (0..count as usize)
             .into_par_iter()
             .with_min_len(min_len)
-            .map(|k| crate::interrupt::within(token.as_ref(), || job(k as u64)))
+            .map(|k| crate::interrupt::within(token.as_ref(), || item(k as u64)))
             .collect()
-    })
+    });
+    items.into_iter().map_while(|x| x).collect()
 }
 
 #[cfg(test)]
