@@ -210,7 +210,7 @@ def arena(
     ``threads`` threads; Python callables on the slow path). With
     ``swap_colours`` each agent of a pair is player 0 in half the games.
     ``progress``: a tqdm bar (default: when more than 2,000 games);
-    Ctrl-C returns the chunks finished so far with ``interrupted=True``.
+    Ctrl-C returns the games finished so far with ``interrupted=True``.
     ``backend="ray"`` runs the chunks as Ray tasks with identical results.
     ``save``: also write every game's record (``dicechess.records``) to this
     file, JSON Lines or PGN for a ``.pgn`` path, in the result's row order,

@@ -135,7 +135,7 @@ def paired_games(
     ``threads``: worker threads (default: all cores); results do not depend on
     it, nor on ``chunk_size`` or ``backend`` (``"ray"``: chunks as Ray tasks).
     ``progress``: a tqdm bar (default: for more than 2,000 pairs). Ctrl-C stops
-    after the current chunk and returns the pairs finished so far with
+    within about a second and returns the pairs finished so far with
     ``interrupted=True``. ``save``: also write both games of every pair
     (``dicechess.records``; JSON Lines, or PGN for a ``.pgn`` path), pair by
     pair with A's game first, tagged ``Pair``, ``Player0Agent`` (``"A"`` or

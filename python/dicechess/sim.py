@@ -171,7 +171,7 @@ def playouts(
     ``state -> action`` (the slow path: it gets a copy of the state at each
     of its decisions and games run one at a time). ``threads``: worker
     threads (default: all cores). ``progress``: show a tqdm bar (default: for
-    runs of more than 20,000 games). Ctrl-C stops after the current chunk and
+    runs of more than 20,000 games). Ctrl-C stops within about a second and
     returns the games finished so far with ``interrupted=True``.
     ``backend="ray"`` runs the chunks as Ray tasks (``ray_address``: an
     existing cluster; default: a local one) with identical results.
