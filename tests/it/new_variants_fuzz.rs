@@ -24,8 +24,9 @@ const FENS: &[(&str, &str)] = &[
     ),
 ];
 
-/// Non-ASCII bytes too: the edits are read back lossily, so they become
-/// wide characters (U+FFFD, or whole ones when they happen to pair up).
+/// Bytes the edits insert, non-ASCII ones too: the edits are read back
+/// lossily, so they become wide characters (U+FFFD, or whole ones when
+/// they happen to pair up).
 const ALPHABET: &[u8] = b"pnbrqkPNBRQK0123456789/ wbx-,Rracdefgh\xe2\x82\xac\xc3";
 
 fn mutate(s: &str, edits: &[(usize, u8, u8)]) -> String {
