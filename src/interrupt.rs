@@ -150,13 +150,21 @@ pub fn wait_polling<R: Send>(f: impl FnOnce() -> R + Send) -> R {
         return f();
     };
     let token = ambient.token.clone();
-    std::thread::scope(|s| {
+    // `f` goes to the helper thread through this slot, so that it can still
+    // run here if the thread cannot be started (memory pressure).
+    let job = std::sync::Mutex::new(Some(f));
+    let r = std::thread::scope(|s| {
         let (tx, rx) = mpsc::channel();
-        let worker = s.spawn(move || {
-            let r = within(Some(&token), f);
+        let slot = &job;
+        let spawned = std::thread::Builder::new().spawn_scoped(s, move || {
+            let f = slot.lock().ok().and_then(|mut j| j.take());
+            let r = f.map(|f| within(Some(&token), f));
             let _ = tx.send(());
             r
         });
+        let Ok(worker) = spawned else {
+            return None;
+        };
         while rx.recv_timeout(POLL_EVERY).is_err() && !worker.is_finished() {
             ambient.poll_due();
         }
@@ -164,7 +172,15 @@ pub fn wait_polling<R: Send>(f: impl FnOnce() -> R + Send) -> R {
             Ok(r) => r,
             Err(panic) => std::panic::resume_unwind(panic),
         }
-    })
+    });
+    match r {
+        Some(r) => r,
+        // No helper thread: run here, where the loops poll themselves.
+        None => match job.into_inner().ok().flatten() {
+            Some(f) => f(),
+            None => unreachable!("the job ran on the helper thread"),
+        },
+    }
 }
 
 #[cfg(test)]

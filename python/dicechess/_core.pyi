@@ -26,6 +26,7 @@ __all__ = [
     "_pgn_read",
     "_jsonl_write",
     "_jsonl_read",
+    "_jsonl_read_line",
     "_recorded_playouts",
     "_random_playouts",
     "VecEnv",
@@ -157,7 +158,9 @@ def _pgn_write(
     tags: list[tuple[str, str]],
     seed: int | None = None,
 ) -> str: ...
-def _pgn_read(text: str) -> list[tuple[str, str, list[int], list[tuple[str, str]], int | None]]: ...
+def _pgn_read(
+    text: str, skip: int = 0, take: int | None = None
+) -> list[tuple[str, str, list[int], list[tuple[str, str]], int | None]]: ...
 def _jsonl_write(
     variant: str,
     options_json: str,
@@ -168,6 +171,9 @@ def _jsonl_write(
 def _jsonl_read(
     text: str,
 ) -> list[tuple[str, str, list[int], list[tuple[str, str]], int | None]]: ...
+def _jsonl_read_line(
+    line: str, number: int
+) -> tuple[str, str, list[int], list[tuple[str, str]], int | None]: ...
 def _recorded_playouts(
     variant: str,
     agents: tuple[str, str],

@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from .records import save_arena
+from .records import save_arena, save_or_interrupt
 from .sim import (
     DRAW,
     GAME_BYTES,
@@ -210,7 +210,7 @@ def arena(
     ``threads`` threads; Python callables on the slow path). With
     ``swap_colours`` each agent of a pair is player 0 in half the games.
     ``progress``: a tqdm bar (default: when more than 2,000 games);
-    Ctrl-C returns the chunks finished so far with ``interrupted=True``.
+    Ctrl-C returns the games finished so far with ``interrupted=True``.
     ``backend="ray"`` runs the chunks as Ray tasks with identical results.
     ``save``: also write every game's record (``dicechess.records``) to this
     file, JSON Lines or PGN for a ``.pgn`` path, in the result's row order,
@@ -263,8 +263,10 @@ def arena(
             pair += 1
     total = sum(s.count for s in shards)
     parts, interrupted = run.run_shards(shards, run.show_progress(total, 2000), f"{variant} arena")
-    p0 = [np.full(s.count, seats[x][0], dtype=np.int16) for x, s in enumerate(shards[: len(parts)])]
-    p1 = [np.full(s.count, seats[x][1], dtype=np.int16) for x, s in enumerate(shards[: len(parts)])]
+    # An interrupted run's last part may be shorter than its shard.
+    sizes = [len(p["winner"]) for p in parts]
+    p0 = [np.full(size, seats[x][0], dtype=np.int16) for x, size in enumerate(sizes)]
+    p1 = [np.full(size, seats[x][1], dtype=np.int16) for x, size in enumerate(sizes)]
     result = ArenaResult(
         variant=variant,
         seed=int(seed),
@@ -279,5 +281,10 @@ def arena(
         interrupted=interrupted,
     )
     if run.save is not None:
-        save_arena(run.save, result, specs, blocks, run.threads, variant_options)
+        path = run.save
+        save_or_interrupt(
+            result,
+            path,
+            lambda: save_arena(path, result, specs, blocks, run.threads, variant_options),
+        )
     return result

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -351,7 +352,7 @@ def _cmd_study(args: argparse.Namespace) -> int:
         probe.write_text("")
         probe.unlink()
         if args.fresh and (out / "raw").is_dir():
-            for p in (out / "raw").glob("*.json"):
+            for p in [*(out / "raw").glob("*.json"), *(out / "raw").glob("calibration/*.json")]:
                 p.unlink()
     except OSError as e:
         print(f"dicechess: cannot write to {str(out)[:80]!r}: {e.strerror or e}", file=sys.stderr)
@@ -386,8 +387,13 @@ def _cmd_study(args: argparse.Namespace) -> int:
 
 
 def _resumable(out: Path) -> bool:
-    """Whether ``out`` holds an interrupted study (its report may be replaced
-    without --force: the rerun completes it)."""
+    """Whether ``out`` holds an interrupted study or a half-written report
+    (killed while writing it): either may be replaced without --force, the
+    rerun completes it."""
+    from .study.report import report_complete
+
+    if not report_complete(out):
+        return True
     try:
         return bool(json.loads((out / "results.json").read_text(encoding="utf-8"))["interrupted"])
     except (OSError, ValueError, KeyError, TypeError):
@@ -521,17 +527,21 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     from .records import read_file
     from .replay import svg_files, text_steps
 
+    if args.svg is not None and os.path.exists(args.svg) and not os.path.isdir(args.svg):
+        raise ValueError(f"--svg {args.svg}: not a directory (give a directory for the boards)")
     try:
-        recs = read_file(args.file)
+        if args.game is None:
+            chosen = list(enumerate(read_file(args.file), 1))
+        elif args.game < 1:
+            raise ValueError(f"--game must be 1 or more, got {args.game}")
+        else:
+            # Only up to the game wanted: the rest of the file is never read.
+            chosen = [(args.game, r) for r in read_file(args.file, args.game - 1, 1)]
+            if not chosen:
+                raise ValueError(f"--game {args.game}: {args.file} has fewer games")
     except OSError as e:
-        print(f"dicechess: cannot read {args.file}: {e.strerror}", file=sys.stderr)
+        print(f"dicechess: cannot read {args.file}: {e.strerror or e}", file=sys.stderr)
         return 2
-    chosen = list(enumerate(recs, 1))
-    if args.game is not None:
-        if not 1 <= args.game <= len(recs):
-            print(f"dicechess: --game must be 1..{len(recs)}", file=sys.stderr)
-            return 2
-        chosen = [chosen[args.game - 1]]
     for n, rec in chosen:
         if args.svg is not None:
             paths = svg_files(rec, Path(args.svg) / f"game_{n:03d}")
@@ -566,6 +576,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as e:
         # Arguments the parser could not check (e.g. a FEN, an option's range).
         print(f"dicechess: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        # A file or directory that cannot be read or written: one line, no traceback.
+        where = f"{e.filename}: " if e.filename is not None else ""
+        print(f"dicechess: {where}{e.strerror or e}", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print("dicechess: out of memory", file=sys.stderr)
         return 2
 
 

@@ -127,11 +127,13 @@ def resolve_opponent(spec: Opponent, seed: int, env: DiceChessEnv) -> Callable[[
     return agent.select
 
 
-def check_action(action: Any) -> int:
-    """Validates an action's type: a Python or numpy integer (0-d arrays too).
+def check_action(action: Any, num_actions: int | None = None) -> int:
+    """Validates an action's type: a Python or numpy integer (0-d arrays too),
+    and with ``num_actions`` that it is in the action space.
 
     Raises ``TypeError`` for other types and ``ValueError`` for arrays that are
-    not 0-d.
+    not 0-d and for ids outside ``0 .. num_actions-1`` (never a policy's
+    illegal move: no ``illegal_action="lose"`` for them).
     """
     if isinstance(action, np.ndarray):
         if action.shape not in ((), (1,)):
@@ -140,10 +142,14 @@ def check_action(action: Any) -> int:
             )
         if not np.issubdtype(action.dtype, np.integer):
             raise TypeError(f"action must be an integer, got an array of dtype {action.dtype}")
-        return int(action.reshape(()))
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        a = int(action.reshape(()))
+    elif isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
         raise TypeError(f"action must be an integer action id, got {type(action).__name__}")
-    return int(action)
+    else:
+        a = int(action)
+    if num_actions is not None and not 0 <= a < num_actions:
+        raise ValueError(f"action must be from 0 to {num_actions - 1} (the action space), got {a}")
+    return a
 
 
 #: What ``step`` does with an illegal action (see :class:`DiceChessEnv`).
@@ -354,9 +360,10 @@ class DiceChessEnv(gymnasium.Env):
         """Plays the agent's action, then chance and the opponent.
 
         Raises ``RuntimeError`` after the end of the episode (call ``reset``),
-        ``TypeError`` for a non-integer action; an illegal action ends the
-        episode as a loss (``illegal_action="lose"``, the default) or raises
-        ``ValueError`` with the state unchanged (``"raise"``).
+        ``TypeError`` for a non-integer action, ``ValueError`` for one outside
+        the action space; an illegal action ends the episode as a loss
+        (``illegal_action="lose"``, the default) or raises ``ValueError`` with
+        the state unchanged (``"raise"``).
         """
         if self._done:
             if self._broken:
@@ -365,9 +372,9 @@ class DiceChessEnv(gymnasium.Env):
                     "last call; call reset() first"
                 )
             raise RuntimeError("step() called after the episode ended; call reset() first")
-        a = check_action(action)
+        a = check_action(action, self.num_actions)
         ep = self._episode
-        if self.illegal_action == "raise" and not (0 <= a < self.num_actions and self._mask()[a]):
+        if self.illegal_action == "raise" and not self._mask()[a]:
             raise ValueError(
                 f"illegal action {a} for player {self.agent_player}: "
                 f"{int(self._mask().sum())} legal actions here (see obs['action_mask'])"

@@ -183,8 +183,8 @@ def roll_luck(
     the rolls). ``threads``: worker threads (default: all cores). ``chunk_size``:
     games per call into Rust (a Vegas game takes about 0.3 s of CPU, so chunks
     are small for a live progress bar and a prompt Ctrl-C). ``progress``:
-    a tqdm bar (default: for runs of more than 200 games). Ctrl-C stops after
-    the current chunk and returns the games finished so far with
+    a tqdm bar (default: for runs of more than 200 games). Ctrl-C stops within
+    about a second and returns the games finished so far with
     ``interrupted=True``. ``backend="ray"`` runs the chunks as Ray tasks
     (identical results). Variants without dice (chess, cubic) have no rolls.
     ``options``: the run-control arguments (seed, threads, progress,

@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from .records import save_pairs
+from .records import save_or_interrupt, save_pairs
 from .sim import (
     GAME_ARRAYS,
     RunOptions,
@@ -135,7 +135,7 @@ def paired_games(
     ``threads``: worker threads (default: all cores); results do not depend on
     it, nor on ``chunk_size`` or ``backend`` (``"ray"``: chunks as Ray tasks).
     ``progress``: a tqdm bar (default: for more than 2,000 pairs). Ctrl-C stops
-    after the current chunk and returns the pairs finished so far with
+    within about a second and returns the pairs finished so far with
     ``interrupted=True``. ``save``: also write both games of every pair
     (``dicechess.records``; JSON Lines, or PGN for a ``.pgn`` path), pair by
     pair with A's game first, tagged ``Pair``, ``Player0Agent`` (``"A"`` or
@@ -180,5 +180,10 @@ def paired_games(
         interrupted=interrupted,
     )
     if run.save is not None:
-        save_pairs(run.save, result, (str(specs[0]), str(specs[1])), run.threads, variant_options)
+        path, names = run.save, (str(specs[0]), str(specs[1]))
+        save_or_interrupt(
+            result,
+            path,
+            lambda: save_pairs(path, result, names, run.threads, variant_options),
+        )
     return result

@@ -181,19 +181,20 @@ class raw_env(AECEnv):
     def step(self, action: Any) -> None:
         """Plays ``action`` for ``agent_selection``; ``None`` removes a done agent.
 
-        Raises ``TypeError`` for a non-integer action; an illegal one ends the
-        game as a loss (``illegal_action="lose"``) or raises ``ValueError``
-        with the state unchanged (``"raise"``).
+        Raises ``TypeError`` for a non-integer action and ``ValueError`` for one
+        outside the action space; an illegal one ends the game as a loss
+        (``illegal_action="lose"``) or raises ``ValueError`` with the state
+        unchanged (``"raise"``).
         """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        a = check_action(action)
+        a = check_action(action, self.num_actions)
         ep = self._episode
         if self.illegal_action == "raise":
             mask = ep.mask()
-            if not (0 <= a < self.num_actions and mask[a]):
+            if not mask[a]:
                 raise ValueError(
                     f"illegal action {a} for {agent}: {int(mask.sum())} legal actions here "
                     "(see the observation's action_mask)"

@@ -9,16 +9,20 @@ complete options, every action (decisions and chance outcomes), free tags
 >>> s = dc.State("chess")
 >>> s.apply_san("e4")
 >>> text = to_pgn(s, White="me")
->>> [r.state() == s for r in read_pgn(text)]
+>>> [r.state() == s for r in read_pgn_text(text)]
 [True]
 """
 
 from __future__ import annotations
 
+import io
 import json
 import os
-from collections.abc import Iterable, Iterator
+import warnings
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import IO, Any, Union
 
 from . import _core
@@ -28,7 +32,9 @@ __all__ = [
     "Record",
     "read_file",
     "read_jsonl",
+    "read_jsonl_text",
     "read_pgn",
+    "read_pgn_text",
     "record",
     "save_arena",
     "save_pairs",
@@ -110,12 +116,71 @@ def to_pgn(game: State | Record, seed: int | None = None, **tags: str) -> str:
     return str(_core._pgn_write(*record(game, seed, **tags)._args()))
 
 
-def read_pgn(text: str) -> list[Record]:
-    """Every game of a PGN text, each replayed and checked. ValueError
-    (with line and column) for text that is not such a record."""
+#: The most characters of PGN read from one file, and the longest JSON line:
+#: beyond them a ValueError, never an unbounded read (a size bomb, /dev/zero).
+MAX_PGN_CHARS = 1 << 28
+MAX_LINE_CHARS = 1 << 26
+
+
+def read_pgn(source: PathOrFile, start: int = 0, count: int | None = None) -> list[Record]:
+    """Games ``start ..`` (at most ``count``; all by default) of a PGN file,
+    a path or a text file (as ``read_jsonl`` and the writers take), each
+    replayed and checked. ValueError (with line and column) for text that
+    is not such a record. The games before ``start`` are only tokenised and
+    reading stops after the last one wanted.
+
+    PGN text itself goes to :func:`read_pgn_text`; for compatibility a
+    ``str`` that neither ends in ``.pgn`` nor names a file is read as text."""
+    if isinstance(source, str) and not (source.lower().endswith(".pgn") or os.path.isfile(source)):
+        return read_pgn_text(source, start, count)
+    with _text_file(source, "read_pgn", "read_pgn_text") as f:
+        text = f.read(MAX_PGN_CHARS + 1)
     if not isinstance(text, str):
-        raise TypeError(f"read_pgn expects the PGN text as str, got {type(text).__name__}")
-    return [_from_tuple(t) for t in _core._pgn_read(text)]
+        raise TypeError(f"read_pgn needs a text file (open it with 'r'), got {type(text).__name__}")
+    if len(text) > MAX_PGN_CHARS:
+        raise ValueError(
+            f"the PGN is longer than {MAX_PGN_CHARS} characters; split it into smaller files"
+        )
+    return read_pgn_text(text, start, count)
+
+
+def read_pgn_text(text: str, start: int = 0, count: int | None = None) -> list[Record]:
+    """Games ``start ..`` (at most ``count``) of a PGN text, each replayed
+    and checked. ValueError (with line and column) for text that is not
+    such a record."""
+    if not isinstance(text, str):
+        raise TypeError(f"read_pgn_text expects the PGN text as str, got {type(text).__name__}")
+    _check_range(start, count)
+    return [_from_tuple(t) for t in _core._pgn_read(text, start, count)]
+
+
+def _check_range(start: Any, count: Any) -> None:
+    for name, v in (("start", start), ("count", count)):
+        if v is None and name == "count":
+            continue
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise TypeError(f"{name} must be an int, got {type(v).__name__}")
+        if v < 0:
+            raise ValueError(f"{name} must be 0 or more, got {v}")
+
+
+@contextmanager
+def _text_file(source: Any, reader: str, text_reader: str) -> Iterator[IO[str]]:
+    """A path opened, or a file as given; TypeError for anything else, and
+    FileNotFoundError saying where text goes for a path that is no file."""
+    if isinstance(source, (str, os.PathLike)):
+        try:
+            f = open(source, encoding="utf-8")
+        except FileNotFoundError as e:
+            raise FileNotFoundError(
+                e.errno, f"no such file (for text, call {text_reader})", os.fspath(source)
+            ) from None
+        with f:
+            yield f
+    elif callable(getattr(source, "read", None)):
+        yield source
+    else:
+        raise TypeError(f"{reader} expects a path or a text file, got {type(source).__name__}")
 
 
 def write_pgn(games: Iterable[State | Record], file: PathOrFile) -> int:
@@ -134,37 +199,102 @@ def write_jsonl(games: Iterable[State | Record], file: PathOrFile) -> int:
     return _write((to_jsonl_line(g) + "\n" for g in games), file)
 
 
-def read_jsonl(source: PathOrFile) -> list[Record]:
-    """Every game of a JSON Lines file (path or text file), each replayed and
-    checked. ValueError (with line and column) for a bad line."""
-    if isinstance(source, (str, os.PathLike)):
-        with open(source, encoding="utf-8") as f:
-            text = f.read()
-    else:
-        text = source.read()
-    return [_from_tuple(t) for t in _core._jsonl_read(text)]
+def read_jsonl(source: PathOrFile, start: int = 0, count: int | None = None) -> list[Record]:
+    """Games ``start ..`` (at most ``count``; all by default) of a JSON Lines
+    file (path or text file), each replayed and checked, read line by line
+    (a line longer than ``MAX_LINE_CHARS`` is an error, not read on).
+    ValueError (with line and column) for a bad line."""
+    _check_range(start, count)
+    with _text_file(source, "read_jsonl", "read_jsonl_text") as f:
+        return _jsonl_lines(iter(lambda: f.readline(MAX_LINE_CHARS + 1), ""), start, count)
 
 
-def read_file(path: str | os.PathLike[str]) -> list[Record]:
-    """Records from a ``.jsonl`` file or else PGN text."""
-    if str(path).endswith((".jsonl", ".ndjson")):
-        return read_jsonl(path)
-    with open(path, encoding="utf-8") as f:
-        return read_pgn(f.read())
+def read_jsonl_text(text: str, start: int = 0, count: int | None = None) -> list[Record]:
+    """Games ``start ..`` (at most ``count``) of a JSON Lines text."""
+    if not isinstance(text, str):
+        raise TypeError(f"read_jsonl_text expects the text as str, got {type(text).__name__}")
+    _check_range(start, count)
+    return _jsonl_lines(io.StringIO(text, newline="\n"), start, count)
+
+
+def _jsonl_lines(lines: Iterable[Any], start: int, count: int | None) -> list[Record]:
+    """The records of lines ``start ..`` (blank lines skipped, and only
+    counted for the line numbers of errors)."""
+    out: list[Record] = []
+    k = 0
+    for number, line in enumerate(lines, 1):
+        if count is not None and len(out) >= count:
+            break
+        if not isinstance(line, str):
+            raise TypeError(
+                f"read_jsonl needs a text file (open it with 'r'), got {type(line).__name__}"
+            )
+        if len(line) > MAX_LINE_CHARS:
+            raise ValueError(
+                f"line {number}, column 1: longer than {MAX_LINE_CHARS} characters "
+                "(a record is one line)"
+            )
+        body = line.rstrip("\r\n")
+        if not body.strip():
+            continue
+        if k >= start:
+            out.append(_from_tuple(_core._jsonl_read_line(body, number)))
+        k += 1
+    return out
+
+
+def read_file(path: PathOrFile, start: int = 0, count: int | None = None) -> list[Record]:
+    """Records ``start ..`` (at most ``count``) from a ``.jsonl`` (or
+    ``.ndjson``) file, else PGN: a path or a text file (a file's ``name``
+    says which)."""
+    name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else getattr(path, "name", "")
+    if str(name).endswith((".jsonl", ".ndjson")):
+        return read_jsonl(path, start, count)
+    if isinstance(path, str):
+        path = Path(path)  # a path, never text
+    return read_pgn(path, start, count)
 
 
 def _write(chunks: Iterable[str], file: PathOrFile) -> int:
+    """Writes ``chunks`` to a text file, or to a path: there through a
+    temporary file renamed when whole, so an error or Ctrl-C midway keeps
+    the previous file and never leaves half a new one."""
     n = 0
     if isinstance(file, (str, os.PathLike)):
-        with open(file, "w", encoding="utf-8") as f:
-            for c in chunks:
-                f.write(c)
-                n += 1
+        path = os.fspath(file)
+        head, name = os.path.split(path)
+        tmp = os.path.join(head, f".{name}.partial")
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                for c in chunks:
+                    f.write(c)
+                    n += 1
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
     else:
         for c in chunks:
             file.write(c)
             n += 1
     return n
+
+
+def save_or_interrupt(result: Any, path: PathOrFile, save: Callable[[], int]) -> None:
+    """Runs ``save()`` for a run's ``result``. Ctrl-C while it writes keeps
+    the finished results (``result.interrupted`` set, with a warning) and
+    the previous file (see :func:`_write`), instead of raising."""
+    try:
+        save()
+    except KeyboardInterrupt:
+        result.interrupted = True
+        where = os.fspath(path) if isinstance(path, (str, os.PathLike)) else "the file"
+        warnings.warn(
+            f"interrupted while saving the games: {where!r} was not written "
+            "(any previous file there is kept)",
+            RuntimeWarning,
+            stacklevel=3,
+        )
 
 
 def check_save_path(path: Any) -> None:

@@ -171,7 +171,7 @@ def playouts(
     ``state -> action`` (the slow path: it gets a copy of the state at each
     of its decisions and games run one at a time). ``threads``: worker
     threads (default: all cores). ``progress``: show a tqdm bar (default: for
-    runs of more than 20,000 games). Ctrl-C stops after the current chunk and
+    runs of more than 20,000 games). Ctrl-C stops within about a second and
     returns the games finished so far with ``interrupted=True``.
     ``backend="ray"`` runs the chunks as Ray tasks (``ray_address``: an
     existing cluster; default: a local one) with identical results.
@@ -210,9 +210,14 @@ def playouts(
         (agent_name(specs[0]), agent_name(specs[1])),
     )
     if run.save is not None:
-        from .records import save_playouts
+        from .records import save_or_interrupt, save_playouts
 
-        save_playouts(run.save, result, specs, run.threads, variant_options)
+        path = run.save
+        save_or_interrupt(
+            result,
+            path,
+            lambda: save_playouts(path, result, specs, run.threads, variant_options),
+        )
     return result
 
 

@@ -5,7 +5,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::{check_threads, interrupt, new_game, set_array, type_name, value_error, PyState};
+use super::{interrupt, new_game, set_array, type_name, value_error, PyState};
 use crate::agents::{Agent, AgentSpec, VALID_SPECS};
 use crate::sim::luck::Valuer;
 use crate::sim::{game_rng, GameRng};
@@ -19,7 +19,10 @@ pub(super) fn parse_spec(spec: &Bound<'_, PyAny>) -> PyResult<AgentSpec> {
             type_name(spec)
         ))
     })?;
-    AgentSpec::parse(&s).map_err(value_error)
+    let spec = AgentSpec::parse(&s).map_err(value_error)?;
+    // A table that cannot be allocated would abort the process mid-search.
+    super::memory::check_agent(&spec, 1)?;
+    Ok(spec)
 }
 
 /// A Rust agent: `Agent(spec, seed=0)` with `select(state)` and
@@ -137,7 +140,11 @@ impl PyAgent {
     /// states, the exact expectation over the outcomes at chance nodes.
     /// Only `greedy` (depth 1) and `expectimax` agents value states.
     #[pyo3(signature = (state, depth = None))]
-    fn value(slf: &Bound<'_, Self>, state: &PyState, depth: Option<i64>) -> PyResult<f64> {
+    fn value(
+        slf: &Bound<'_, Self>,
+        state: &PyState,
+        depth: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<f64> {
         let (py, mut this) = (slf.py(), borrow(slf)?);
         if this.agent.search_depth().is_none() {
             return Err(PyValueError::new_err(format!(
@@ -146,15 +153,14 @@ impl PyAgent {
                 this.agent.spec().to_string()
             )));
         }
-        let depth = match depth {
-            None => None,
-            Some(d) if (1..=MAX_VALUE_DEPTH as i64).contains(&d) => Some(d as u32),
-            Some(d) => {
-                return Err(PyValueError::new_err(format!(
-                "depth must be from 1 to {MAX_VALUE_DEPTH} (or None for the agent's own), got {d}"
-            )))
-            }
-        };
+        let depth = depth
+            .filter(|d| !d.is_none())
+            .map(|d| {
+                let note = " (or None for the agent's own)";
+                super::args::int_in(d, "depth", 1, MAX_VALUE_DEPTH as i128, note)
+            })
+            .transpose()?
+            .map(|d| d as u32);
         let g = state.game.clone();
         let agent = &mut this.agent;
         interrupt::detach(py, move || {
@@ -279,13 +285,13 @@ fn _playouts<'py>(
     py: Python<'py>,
     variant: &str,
     agents: (Bound<'py, PyAny>, Bound<'py, PyAny>),
-    seed: u64,
-    start: u64,
-    count: u64,
-    threads: Option<usize>,
+    seed: super::args::Seed,
+    start: super::args::Start,
+    count: super::args::Count,
+    threads: Option<super::args::Threads>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    check_threads(threads)?;
+    let (seed, start, count, threads) = (seed.0, start.0, count.0, super::args::threads(threads));
     super::check_batch(count)?;
     let specs = [parse_spec(&agents.0)?, parse_spec(&agents.1)?];
     let proto = new_game(variant, options)?;
@@ -313,22 +319,18 @@ fn _roll_luck<'py>(
     py: Python<'py>,
     variant: &str,
     agents: (Bound<'py, PyAny>, Bound<'py, PyAny>),
-    eval_depth: i64,
-    seed: u64,
-    start: u64,
-    count: u64,
-    threads: Option<usize>,
+    eval_depth: &Bound<'py, PyAny>,
+    seed: super::args::Seed,
+    start: super::args::Start,
+    count: super::args::Count,
+    threads: Option<super::args::Threads>,
     per_roll: bool,
     evaluator: Option<&str>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    check_threads(threads)?;
+    let (seed, start, count, threads) = (seed.0, start.0, count.0, super::args::threads(threads));
     super::check_batch(count)?;
-    if !(1..=MAX_LUCK_DEPTH as i64).contains(&eval_depth) {
-        return Err(PyValueError::new_err(format!(
-            "eval_depth must be from 1 to {MAX_LUCK_DEPTH}, got {eval_depth}"
-        )));
-    }
+    let eval_depth = super::args::int_in(eval_depth, "eval_depth", 1, MAX_LUCK_DEPTH as i128, "")?;
     let valuer = match evaluator {
         None => Valuer::Expectimax(eval_depth as u32),
         Some(spec) => {

@@ -119,11 +119,12 @@ pub(crate) fn _playouts_callable<'py>(
     py: Python<'py>,
     variant: &str,
     agents: (Bound<'py, PyAny>, Bound<'py, PyAny>),
-    seed: u64,
-    start: u64,
-    count: u64,
+    seed: super::args::Seed,
+    start: super::args::Start,
+    count: super::args::Count,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let (seed, start, count) = (seed.0, start.0, count.0);
     let mut deciders = [decider(&agents.0)?, decider(&agents.1)?];
     let proto = PyState::create(variant, options)?;
     super::check_batch(count)?;

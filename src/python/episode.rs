@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use serde::{Deserialize, Serialize};
 
+use super::args::PlayerArg;
 use super::{options_from_kwargs, value_error, PyState};
 use crate::agents::AgentSpec;
 use crate::sim::episode::{Episode, Saved, Side};
@@ -79,14 +80,8 @@ fn side_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Side> {
     )))
 }
 
-fn player_arg(player: Option<i64>) -> PyResult<Option<Player>> {
-    match player {
-        None => Ok(None),
-        Some(p @ 0..=1) => Ok(Some(p as u8)),
-        Some(p) => Err(PyValueError::new_err(format!(
-            "player must be 0 or 1, got {p}"
-        ))),
-    }
+fn player_arg(player: Option<PlayerArg>) -> Option<Player> {
+    player.map(|p| p.0)
 }
 
 impl PyEpisode {
@@ -178,12 +173,15 @@ impl PyEpisode {
     /// index)`) and plays chance and the built-in opponent up to the first
     /// external decision. `options`: this episode's variant options (the
     /// constructor's start position for None).
-    #[pyo3(signature = (seed, index = 0, options = None))]
+    #[pyo3(
+        signature = (seed, index = super::args::EpisodeIndex(0), options = None),
+        text_signature = "($self, seed, index=0, options=None)"
+    )]
     fn reset(
         &mut self,
         py: Python<'_>,
         seed: super::args::Seed,
-        index: u64,
+        index: super::args::EpisodeIndex,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<()> {
         self.episode_start = match options {
@@ -198,7 +196,7 @@ impl PyEpisode {
         self.ready = false;
         let start = self.start().0.clone();
         let inner = &mut self.inner;
-        super::interrupt::detach(py, move || inner.reset(&start, seed.0, index))?;
+        super::interrupt::detach(py, move || inner.reset(&start, seed.0, index.0))?;
         self.ready = true;
         Ok(())
     }
@@ -207,7 +205,15 @@ impl PyEpisode {
     /// opponent's when it decides from outside), then chance and the
     /// built-in opponent. ValueError for an illegal action (nothing
     /// changed) unless `illegal_action="lose"` ends the episode.
-    fn step(&mut self, py: Python<'_>, action: i64) -> PyResult<()> {
+    fn step(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        // Outside the action space is a caller's error, never a policy's
+        // loss (even with illegal_action="lose"): ValueError, nothing changed.
+        let n = self.num_actions() as i128;
+        let name = match (self.inner.decider(), self.inner.learner()) {
+            (Some(p), Some(l)) if p != l => "the opponent's action",
+            _ => "action",
+        };
+        let action = super::args::int_in(action, name, 0, n - 1, " (the action space)")? as i64;
         self.check_ready()?;
         self.ready = false;
         let inner = &mut self.inner;
@@ -292,9 +298,9 @@ impl PyEpisode {
     fn observation<'py>(
         &self,
         py: Python<'py>,
-        player: Option<i64>,
+        player: Option<PlayerArg>,
     ) -> PyResult<Bound<'py, PyArray3<f32>>> {
-        let p = player_arg(player)?.unwrap_or(self.inner.view());
+        let p = player_arg(player).unwrap_or(self.inner.view());
         let shape = with_game!(self.inner.game(), g => api::observation_shape(g));
         let mut v = vec![0f32; shape.iter().product()];
         self.inner.write_observation(p, &mut v);
@@ -307,9 +313,9 @@ impl PyEpisode {
     fn mask<'py>(
         &self,
         py: Python<'py>,
-        player: Option<i64>,
+        player: Option<PlayerArg>,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
-        let p = player_arg(player)?;
+        let p = player_arg(player);
         let mut m = vec![false; self.num_actions()];
         self.inner.write_mask(p, &mut m);
         Ok(PyArray1::from_vec(py, m))

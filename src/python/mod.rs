@@ -5,6 +5,7 @@ mod agents;
 mod args;
 mod callables;
 mod interrupt;
+mod memory;
 mod search;
 
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
@@ -75,16 +76,6 @@ pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
 
 /// The most worker threads a call may ask for.
 pub(crate) const MAX_THREADS: usize = 1024;
-
-/// `threads` must be None (all cores) or from 1 to [`MAX_THREADS`].
-pub(crate) fn check_threads(threads: Option<usize>) -> PyResult<()> {
-    match threads {
-        Some(t) if t == 0 || t > MAX_THREADS => Err(PyValueError::new_err(format!(
-            "threads must be at least 1 and at most {MAX_THREADS} (or None for all cores), got {t}"
-        ))),
-        _ => Ok(()),
-    }
-}
 
 /// The most games one batch call plays (their records are allocated up
 /// front): longer runs go in chunks (`chunk_size` in `dicechess.playouts`).
@@ -314,16 +305,11 @@ impl PyState {
     fn observation_tensor<'py>(
         &self,
         py: Python<'py>,
-        player: Option<i64>,
+        player: Option<args::PlayerArg>,
     ) -> PyResult<Bound<'py, PyArray3<f32>>> {
         let p = match player {
             None => self.current_player().max(0) as u8,
-            Some(p @ 0..=1) => p as u8,
-            Some(p) => {
-                return Err(PyValueError::new_err(format!(
-                    "player must be 0 or 1, got {p}"
-                )))
-            }
+            Some(p) => p.0,
         };
         let (shape, data) = with_game!(&self.game, g => {
             let shape = api::observation_shape(g);
@@ -446,7 +432,7 @@ fn observation_planes(
 fn perft(
     py: Python<'_>,
     variant: &str,
-    depth: u32,
+    depth: args::PerftDepth,
     fen: Option<String>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<u64> {
@@ -455,7 +441,7 @@ fn perft(
         opts.insert("fen".into(), serde_json::Value::String(f));
     }
     let g = AnyGame::new(variant, &opts).map_err(value_error)?;
-    interrupt::detach(py, move || api::perft(&g, depth))?.map_err(value_error)
+    interrupt::detach(py, move || api::perft(&g, depth.0))?.map_err(value_error)
 }
 
 /// Sets `d[name]` to a 1-D numpy array of `values`.
@@ -492,13 +478,13 @@ pub(crate) fn records_to_dict<'py>(
 fn _random_playouts<'py>(
     py: Python<'py>,
     variant: &str,
-    seed: u64,
-    start: u64,
-    count: u64,
-    threads: Option<usize>,
+    seed: args::Seed,
+    start: args::Start,
+    count: args::Count,
+    threads: Option<args::Threads>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    check_threads(threads)?;
+    let (seed, start, count, threads) = (seed.0, start.0, count.0, args::threads(threads));
     check_batch(count)?;
     let proto = new_game(variant, options)?;
     let recs = interrupt::detach(py, || {

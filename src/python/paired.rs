@@ -4,7 +4,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::agents::parse_spec;
-use super::{check_batch, check_threads, interrupt, new_game, records_to_dict};
+use super::{check_batch, interrupt, new_game, records_to_dict};
 use crate::agents::AgentSpec;
 use crate::variants::AnyGame;
 
@@ -13,10 +13,8 @@ fn pair_run(
     variant: &str,
     agents: &(Bound<'_, PyAny>, Bound<'_, PyAny>),
     count: u64,
-    threads: Option<usize>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<([AgentSpec; 2], AnyGame)> {
-    check_threads(threads)?;
     check_batch(count.saturating_mul(2))?;
     let specs = [parse_spec(&agents.0)?, parse_spec(&agents.1)?];
     Ok((specs, new_game(variant, options)?))
@@ -28,20 +26,25 @@ fn pair_run(
 /// released. Returns `{"a_first": arrays,
 /// "b_first": arrays}`, each with the game arrays of `_playouts`.
 #[pyfunction]
-#[pyo3(signature = (variant, agents, seed, start, count, threads = None, opening_plies = 0, **options))]
+#[pyo3(
+    signature = (variant, agents, seed, start, count, threads = None, opening_plies = super::args::OpeningPlies(0), **options),
+    text_signature = "(variant, agents, seed, start, count, threads=None, opening_plies=0, **options)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn _paired_playouts<'py>(
     py: Python<'py>,
     variant: &str,
     agents: (Bound<'py, PyAny>, Bound<'py, PyAny>),
-    seed: u64,
-    start: u64,
-    count: u64,
-    threads: Option<usize>,
-    opening_plies: u32,
+    seed: super::args::Seed,
+    start: super::args::Start,
+    count: super::args::Count,
+    threads: Option<super::args::Threads>,
+    opening_plies: super::args::OpeningPlies,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (specs, proto) = pair_run(variant, &agents, count, threads, options)?;
+    let (seed, start, count, opening_plies) = (seed.0, start.0, count.0, opening_plies.0);
+    let threads = super::args::threads(threads);
+    let (specs, proto) = pair_run(variant, &agents, count, options)?;
     let pairs = interrupt::detach(py, || {
         crate::sim::paired::paired_playouts(
             &proto,
@@ -65,20 +68,25 @@ fn _paired_playouts<'py>(
 /// (the same games, `[A first, B first]` per pair), for runs that save
 /// their games; the GIL released.
 #[pyfunction]
-#[pyo3(signature = (variant, agents, seed, start, count, threads = None, opening_plies = 0, **options))]
+#[pyo3(
+    signature = (variant, agents, seed, start, count, threads = None, opening_plies = super::args::OpeningPlies(0), **options),
+    text_signature = "(variant, agents, seed, start, count, threads=None, opening_plies=0, **options)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn _recorded_pairs<'py>(
     py: Python<'py>,
     variant: &str,
     agents: (Bound<'py, PyAny>, Bound<'py, PyAny>),
-    seed: u64,
-    start: u64,
-    count: u64,
-    threads: Option<usize>,
-    opening_plies: u32,
+    seed: super::args::Seed,
+    start: super::args::Start,
+    count: super::args::Count,
+    threads: Option<super::args::Threads>,
+    opening_plies: super::args::OpeningPlies,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<[Vec<u32>; 2]>> {
-    let (specs, proto) = pair_run(variant, &agents, count, threads, options)?;
+    let (seed, start, count, opening_plies) = (seed.0, start.0, count.0, opening_plies.0);
+    let threads = super::args::threads(threads);
+    let (specs, proto) = pair_run(variant, &agents, count, options)?;
     interrupt::detach(py, || {
         crate::sim::recorded::recorded_pairs(
             &proto,

@@ -4,6 +4,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use super::args::{ActionId, Seed};
 use crate::record::{jsonl, pgn, Record, RecordError};
 
 type RecordTuple = (String, String, Vec<u32>, Vec<(String, String)>, Option<u64>);
@@ -42,19 +43,42 @@ fn read_error(e: RecordError) -> PyErr {
 fn _pgn_write(
     variant: String,
     options_json: &str,
-    actions: Vec<u32>,
+    actions: Vec<ActionId>,
     tags: Vec<(String, String)>,
-    seed: Option<u64>,
+    seed: Option<Seed>,
 ) -> PyResult<String> {
-    let r = record_from(variant, options_json, actions, tags, seed)?;
+    let actions = actions.into_iter().map(|a| a.0).collect();
+    let r = record_from(variant, options_json, actions, tags, seed.map(|s| s.0))?;
     pgn::write(&r).map_err(|e| PyValueError::new_err(e.0))
 }
 
+/// Games `skip ..` of a PGN text, at most `take` (None: all of them).
 #[pyfunction]
-fn _pgn_read(py: Python<'_>, text: &str) -> PyResult<Vec<RecordTuple>> {
+#[pyo3(
+    signature = (text, skip = super::args::Start(0), take = None),
+    text_signature = "(text, skip=0, take=None)"
+)]
+fn _pgn_read(
+    py: Python<'_>,
+    text: &str,
+    skip: super::args::Start,
+    take: Option<super::args::Count>,
+) -> PyResult<Vec<RecordTuple>> {
     let text = text.to_string();
-    let recs = py.detach(move || pgn::read(&text)).map_err(read_error)?;
+    let (skip, take) = (skip.0 as usize, take.map(|t| t.0 as usize));
+    let recs = py
+        .detach(move || pgn::read_range(&text, skip, take))
+        .map_err(read_error)?;
     Ok(recs.into_iter().map(to_tuple).collect())
+}
+
+/// The record on one JSON line, numbered `line` (for errors).
+#[pyfunction]
+fn _jsonl_read_line(line: &str, number: super::args::Start) -> PyResult<RecordTuple> {
+    let number = usize::try_from(number.0).unwrap_or(usize::MAX);
+    jsonl::read_line(line, number)
+        .map(to_tuple)
+        .map_err(read_error)
 }
 
 #[pyfunction]
@@ -62,11 +86,12 @@ fn _pgn_read(py: Python<'_>, text: &str) -> PyResult<Vec<RecordTuple>> {
 fn _jsonl_write(
     variant: String,
     options_json: &str,
-    actions: Vec<u32>,
+    actions: Vec<ActionId>,
     tags: Vec<(String, String)>,
-    seed: Option<u64>,
+    seed: Option<Seed>,
 ) -> PyResult<String> {
-    let r = record_from(variant, options_json, actions, tags, seed)?;
+    let actions = actions.into_iter().map(|a| a.0).collect();
+    let r = record_from(variant, options_json, actions, tags, seed.map(|s| s.0))?;
     jsonl::write_line(&r).map_err(|e| PyValueError::new_err(e.0))
 }
 
@@ -86,13 +111,13 @@ fn _recorded_playouts<'py>(
     py: Python<'py>,
     variant: &str,
     agents: (Bound<'py, PyAny>, Bound<'py, PyAny>),
-    seed: u64,
-    start: u64,
-    count: u64,
-    threads: Option<usize>,
+    seed: super::args::Seed,
+    start: super::args::Start,
+    count: super::args::Count,
+    threads: Option<super::args::Threads>,
     options: Option<&Bound<'_, pyo3::types::PyDict>>,
 ) -> PyResult<Vec<Vec<u32>>> {
-    super::check_threads(threads)?;
+    let (seed, start, count, threads) = (seed.0, start.0, count.0, super::args::threads(threads));
     super::check_batch(count)?;
     let specs = [
         super::agents::parse_spec(&agents.0)?,
@@ -109,6 +134,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_pgn_read, m)?)?;
     m.add_function(wrap_pyfunction!(_jsonl_write, m)?)?;
     m.add_function(wrap_pyfunction!(_jsonl_read, m)?)?;
+    m.add_function(wrap_pyfunction!(_jsonl_read_line, m)?)?;
     m.add_function(wrap_pyfunction!(_recorded_playouts, m)?)?;
     Ok(())
 }

@@ -124,15 +124,18 @@ impl PyVecEnv {
         )
     }
 
-    fn check_env(&self, i: i64) -> PyResult<usize> {
-        usize::try_from(i)
-            .ok()
-            .filter(|&i| i < self.inner.num_envs())
-            .ok_or_else(|| {
-                PyIndexError::new_err(format!(
-                    "env index must be from 0 to {}, got {i}",
-                    self.inner.num_envs() - 1
-                ))
+    /// Env `i` as an index: IndexError naming the range for any int
+    /// outside it (however large), TypeError for a non-integer.
+    fn check_env(&self, i: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let last = self.inner.num_envs() as i128 - 1;
+        super::args::int_in(i, "env index", 0, last, "")
+            .map(|i| i as usize)
+            .map_err(|e| {
+                if e.is_instance_of::<pyo3::exceptions::PyValueError>(i.py()) {
+                    PyIndexError::new_err(e.value(i.py()).to_string())
+                } else {
+                    e
+                }
             })
     }
 }
@@ -150,11 +153,10 @@ impl PyVecEnv {
         num_envs: &Bound<'_, PyAny>,
         seed: super::args::Seed,
         opponent: Option<&Bound<'_, PyAny>>,
-        threads: Option<usize>,
+        threads: Option<super::args::Threads>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
-        let seed = seed.0;
-        super::check_threads(threads)?;
+        let (seed, threads) = (seed.0, super::args::threads(threads));
         let opponent: Option<String> = opponent
             .map(|o| {
                 o.extract::<String>().map_err(|_| {
@@ -334,19 +336,19 @@ impl PyVecEnv {
     /// Every action applied in env `i`'s current episode (chance outcomes,
     /// the opponent's and the caller's decisions): replaying them through
     /// `State.apply_action` reproduces the game.
-    fn history(&self, i: i64) -> PyResult<Vec<u32>> {
+    fn history(&self, i: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
         let i = self.check_env(i)?;
         Ok(self.inner.history(i).unwrap_or_default().to_vec())
     }
 
     /// Env `i`'s episode number since the last `reset` (0 first).
-    fn episode(&self, i: i64) -> PyResult<u64> {
+    fn episode(&self, i: &Bound<'_, PyAny>) -> PyResult<u64> {
         let i = self.check_env(i)?;
         Ok(self.inner.episode(i).unwrap_or_default())
     }
 
     /// The FEN of env `i`'s current game.
-    fn fen(&self, i: i64) -> PyResult<String> {
+    fn fen(&self, i: &Bound<'_, PyAny>) -> PyResult<String> {
         let i = self.check_env(i)?;
         Ok(self
             .inner

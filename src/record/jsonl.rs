@@ -29,6 +29,17 @@ pub fn write_line(rec: &Record) -> Result<String, GameError> {
     Ok(v.to_string())
 }
 
+/// The fields of a line.
+const FIELDS: [&str; 7] = [
+    "variant",
+    "options",
+    "seed",
+    "actions",
+    "result",
+    "termination",
+    "tags",
+];
+
 /// The record on one line (`line` is its 1-based number, for errors).
 pub fn read_line(text: &str, line: usize) -> Result<Record, RecordError> {
     let err = |column: usize, m: String| Lexer::error_at(line, column, m);
@@ -37,6 +48,15 @@ pub fn read_line(text: &str, line: usize) -> Result<Record, RecordError> {
     let Value::Object(obj) = v else {
         return Err(err(1, "expected a JSON object (one game per line)".into()));
     };
+    // A misspelt field would otherwise read as absent (e.g. default options).
+    if let Some(k) = obj.keys().find(|k| !FIELDS.contains(&k.as_str())) {
+        let key = serde_json::to_string(k).unwrap_or_default();
+        let column = text.find(&key).map_or(1, |i| text[..i].chars().count() + 1);
+        return Err(err(
+            column,
+            format!("unknown field {key}; the fields are {}", FIELDS.join(", ")),
+        ));
+    }
     let field = |name: &str| obj.get(name).filter(|v| !v.is_null());
     let variant = match field("variant") {
         Some(Value::String(s)) => s.clone(),

@@ -240,13 +240,30 @@ impl Reading {
 
 /// Every game in `text`.
 pub fn read(text: &str) -> Result<Vec<Record>, RecordError> {
+    read_range(text, 0, None)
+}
+
+/// Games `skip ..` of `text`, at most `take` of them: the games before are
+/// only tokenised (neither replayed nor kept), and reading stops after the
+/// last one wanted, so a huge text costs only what precedes it.
+pub fn read_range(
+    text: &str,
+    skip: usize,
+    take: Option<usize>,
+) -> Result<Vec<Record>, RecordError> {
     let mut lexer = Lexer::new(text);
     let mut games = Vec::new();
     let mut cur: Option<Reading> = None;
-    let (mut end_line, mut end_col) = (1, 1);
+    let mut skipped = 0;
+    if take == Some(0) {
+        return Ok(games);
+    }
     while let Some(sp) = lexer.next_token()? {
+        if skipped < skip {
+            skipped += usize::from(matches!(sp.tok, Tok::Result(_)));
+            continue;
+        }
         let (line, column) = (sp.line, sp.column);
-        (end_line, end_col) = (line, column);
         let err = |m: String| Lexer::error_at(line, column, m);
         let reading = cur.get_or_insert_with(Reading::new);
         match sp.tok {
@@ -262,6 +279,9 @@ pub fn read(text: &str) -> Result<Vec<Record>, RecordError> {
                 let done = cur.take().map(|r0| r0.finish(Some(&r), line, column));
                 if let Some(rec) = done {
                     games.push(rec?);
+                    if take.is_some_and(|t| games.len() >= t) {
+                        return Ok(games); // the rest is never read
+                    }
                 }
             }
             Tok::Variation => {}
@@ -311,7 +331,18 @@ pub fn read(text: &str) -> Result<Vec<Record>, RecordError> {
     }
     if let Some(r) = cur {
         if !r.tags.is_empty() || r.game.is_some() {
-            games.push(r.finish(None, end_line, end_col)?);
+            // A game ends with its result: text without one was cut short
+            // (read whole, it would pass for a game of fewer moves).
+            let (line, column) = lexer.position();
+            let what = if r.game.is_some() { "moves" } else { "tags" };
+            return Err(Lexer::error_at(
+                line,
+                column,
+                format!(
+                    "the text ends inside a game (after its {what}): expected its result \
+                     (1-0, 0-1, 1/2-1/2 or *) to end it"
+                ),
+            ));
         }
     }
     Ok(games)

@@ -53,6 +53,11 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// Where the next character is (1-based line and column).
+    pub fn position(&self) -> (usize, usize) {
+        (self.line, self.column)
+    }
+
     fn error(&self, message: impl Into<String>) -> RecordError {
         Lexer::error_at(self.line, self.column, message)
     }

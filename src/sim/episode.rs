@@ -182,18 +182,23 @@ impl Episode {
 
     /// Plays the decider's `action`, then chance and the built-in opponent.
     /// An illegal action raises, or (`lose_on_illegal`, the learner's or a
-    /// self-play decision) ends the episode as that player's loss.
+    /// self-play decision, inside the action space) ends the episode as that
+    /// player's loss.
     pub fn play(&mut self, action: i64) -> Result<(), GameError> {
+        // An id outside the action space is the caller's error, never a
+        // policy's illegal move: it raises even with `lose_on_illegal`.
+        let n = with_game!(&self.game, g => g.layout().num_actions());
+        let in_space = (0..n as i64).contains(&action);
         match self.check(action) {
             Ok(m) => {
                 self.play_move(m);
                 Ok(())
             }
             Err(e) => match self.decider() {
-                Some(p) if self.lose_on_illegal && !self.opponent_decides(p) => {
+                Some(p) if in_space && self.lose_on_illegal && !self.opponent_decides(p) => {
                     self.rolls.clear();
                     self.opponent_actions.clear();
-                    self.illegal = Some((p, u32::try_from(action).unwrap_or(u32::MAX)));
+                    self.illegal = Some((p, action as u32));
                     Ok(())
                 }
                 _ => Err(e),

@@ -13,27 +13,51 @@ pub use crate::play::{
     GameRng, PlayoutStats,
 };
 
+/// The shared pool of [`on_threads`]`(None, ..)`: rayon's default size,
+/// built on first use. Never rayon's global pool: if that one cannot start
+/// its threads (memory pressure), every later use of it in the process
+/// panics.
+static DEFAULT_POOL: std::sync::Mutex<Option<std::sync::Arc<rayon::ThreadPool>>> =
+    std::sync::Mutex::new(None);
+
+/// A pool of `threads` threads (None: the shared default pool), or None
+/// when the threads cannot be started (then a build is tried again on the
+/// next call).
+fn pool(threads: Option<usize>) -> Option<std::sync::Arc<rayon::ThreadPool>> {
+    let build = |t: usize| rayon::ThreadPoolBuilder::new().num_threads(t).build().ok();
+    match threads {
+        Some(t) => build(t).map(std::sync::Arc::new),
+        None => {
+            let mut shared = DEFAULT_POOL.lock().unwrap_or_else(|e| e.into_inner());
+            if shared.is_none() {
+                *shared = build(0).map(std::sync::Arc::new);
+            }
+            shared.clone()
+        }
+    }
+}
+
 /// Runs `run` (a batch of rayon work) on a pool of `threads` threads, or on
-/// rayon's global pool for None (also if the pool cannot be started: the
-/// results do not depend on the thread count, only the speed does).
+/// a shared pool of rayon's default size for None. `run` gets whether it is
+/// on a pool: when no thread can be started it runs on the calling thread
+/// and must not use rayon (the results do not depend on the thread count,
+/// only the speed does).
 ///
 /// The calling thread keeps polling for interrupts meanwhile (see
 /// [`crate::interrupt::wait_polling`]); tasks must hand the token on with
 /// [`crate::interrupt::within`] ([`par_map`] does).
-pub(crate) fn on_threads<R: Send>(threads: Option<usize>, run: impl FnOnce() -> R + Send) -> R {
-    crate::interrupt::wait_polling(|| match threads {
-        Some(t) => match rayon::ThreadPoolBuilder::new().num_threads(t).build() {
-            Ok(pool) => pool.install(run),
-            Err(_) => run(),
-        },
-        None => run(),
-    })
+pub(crate) fn on_threads<R: Send>(threads: Option<usize>, run: impl FnOnce(bool) -> R + Send) -> R {
+    match pool(threads) {
+        Some(p) => crate::interrupt::wait_polling(|| p.install(|| run(true))),
+        None => run(false),
+    }
 }
 
 /// `[job(0), .., job(count - 1)]`, computed in parallel on `threads` threads
 /// as [`on_threads`] runs them (at least `min_len` items per rayon task),
 /// every item under the caller's interrupt token: the one batch loop of the
-/// playouts, paired games, recorded games and roll luck.
+/// playouts, paired games, recorded games and roll luck. Interrupted, it
+/// returns fewer items (the caller discards them).
 pub(crate) fn par_map<R: Send>(
     threads: Option<usize>,
     count: u64,
@@ -42,13 +66,22 @@ pub(crate) fn par_map<R: Send>(
 ) -> Vec<R> {
     use rayon::prelude::*;
     let token = crate::interrupt::current();
-    on_threads(threads, || {
+    // Once interrupted, items not started are skipped (an interrupted call
+    // discards its results): Ctrl-C then waits only for the items in hand,
+    // not for every game of the batch (each up to its next interrupt check).
+    let item = |k: u64| (!crate::interrupt::requested()).then(|| job(k));
+    let items: Vec<Option<R>> = on_threads(threads, |pooled| {
+        if !pooled {
+            // No worker thread could be started: one item after another here.
+            return (0..count).map(item).collect();
+        }
         (0..count as usize)
             .into_par_iter()
             .with_min_len(min_len)
-            .map(|k| crate::interrupt::within(token.as_ref(), || job(k as u64)))
+            .map(|k| crate::interrupt::within(token.as_ref(), || item(k as u64)))
             .collect()
-    })
+    });
+    items.into_iter().map_while(|x| x).collect()
 }
 
 #[cfg(test)]

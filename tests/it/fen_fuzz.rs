@@ -26,7 +26,9 @@ use rand::RngExt;
 
 /// Bytes the edits insert: board letters of every variant, digits, the
 /// separators, and letters of castling, squares and turn-state words.
-const ALPHABET: &[u8] = b"pnbrqkPNBRQKxX0123456789/ -,+*wbacdefghmovetr";
+/// Non-ASCII bytes too: the edits are read back lossily, so they become
+/// wide characters (U+FFFD, or whole ones when they happen to pair up).
+const ALPHABET: &[u8] = b"pnbrqkPNBRQKxX0123456789/ -,+*wbacdefghmovetr\xe2\x82\xac\xc3";
 
 /// Advances `g` by `steps` node transitions (a move or a roll each), so the
 /// FEN may be taken at a decision, a chance node or mid-turn.

@@ -81,8 +81,9 @@ fn long_loops_stop_when_interrupted() {
             dicechess::agents::AgentSpec::parse("expectimax:depth=8").unwrap(),
         );
         with_game!(&v, x => agent.value(x, Some(8)));
+        // Interrupted before it starts: no game is played (issue 72).
         let recs = dicechess::sim::playouts::random_playouts(&g, 0, 0, 1 << 16, None);
-        assert_eq!(recs.len(), 1 << 16);
+        assert!(recs.is_empty());
     });
 }
 

@@ -18,6 +18,7 @@ mod fluky;
 mod gardner;
 mod gardner_draw;
 mod hardening;
+mod hardening3;
 mod luck;
 mod luck_option;
 mod mcts;

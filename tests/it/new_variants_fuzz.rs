@@ -24,7 +24,10 @@ const FENS: &[(&str, &str)] = &[
     ),
 ];
 
-const ALPHABET: &[u8] = b"pnbrqkPNBRQK0123456789/ wbx-,Rracdefgh";
+/// Bytes the edits insert, non-ASCII ones too: the edits are read back
+/// lossily, so they become wide characters (U+FFFD, or whole ones when
+/// they happen to pair up).
+const ALPHABET: &[u8] = b"pnbrqkPNBRQK0123456789/ wbx-,Rracdefgh\xe2\x82\xac\xc3";
 
 fn mutate(s: &str, edits: &[(usize, u8, u8)]) -> String {
     byte_edits(s, edits, ALPHABET)
@@ -50,7 +53,7 @@ proptest! {
     }
 
     #[test]
-    fn move_text(i in 0..FENS.len(), text in "[a-hx1-8 -]{0,10}") {
+    fn move_text(i in 0..FENS.len(), text in "[a-hx1-8 é€🂡-]{0,10}") {
         let (variant, fen) = FENS[i];
         let mut g = game(variant, fen).unwrap();
         let before = with_game!(&g, x => x.fen());

@@ -99,7 +99,7 @@ proptest! {
     }
 
     #[test]
-    fn move_san_alphabet(i in 0..FENS.len(), text in "[a-hKQRBNOPx0-9=+#!?@ -]{0,9}") {
+    fn move_san_alphabet(i in 0..FENS.len(), text in "[a-hKQRBNOPx0-9=+#!?@ é€🂡-]{0,9}") {
         check_move_text(&position(i), &text);
     }
 

@@ -7,20 +7,25 @@ from typing import Any
 
 import numpy as np
 
-from .shards import Shard, run_shard
+from .shards import Shard, ShardInterrupted, run_shard
 
 
 def run_local(
     shards: Sequence[Shard], threads: int | None, bar: Any = None
 ) -> tuple[list[dict[str, np.ndarray]], bool]:
     """Runs ``shards`` in order and returns their arrays; Ctrl-C keeps the
-    shards finished so far (``interrupted`` is then True)."""
+    games finished so far, a prefix of the run (``interrupted`` is then True)."""
     parts: list[dict[str, np.ndarray]] = []
     try:
         for shard in shards:
             parts.append(run_shard(shard, threads))
             if bar is not None:
                 bar.update(shard.count)
+    except ShardInterrupted as e:
+        # The interrupted shard's finished pieces are kept too.
+        if e.partial is not None:
+            parts.append(e.partial)
+        return parts, True
     except KeyboardInterrupt:
         return parts, True
     return parts, False

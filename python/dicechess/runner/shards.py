@@ -3,8 +3,9 @@ Rust call that plays it."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Union
 
 import numpy as np
@@ -58,9 +59,50 @@ class Shard:
     params: dict[str, Any] = field(default_factory=dict)
 
 
+class ShardInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a shard: ``partial`` holds the arrays of the shard's
+    first games, those finished in whole pieces before it (None if none)."""
+
+    def __init__(self, partial: dict[str, np.ndarray] | None) -> None:
+        super().__init__("interrupted")
+        self.partial = partial
+
+
+def piece_size(shard: Shard, threads: int | None) -> int:
+    """Games per Rust call within a shard: all of them for random agents
+    (fast), else eight per worker thread (enough to keep the threads busy
+    while games of different lengths finish), so that Ctrl-C, which drops
+    the call in progress, loses only that call's games."""
+    if shard.agents == ("random", "random"):
+        return max(shard.count, 1)
+    return 8 * (threads or os.cpu_count() or 1)
+
+
 def run_shard(shard: Shard, threads: int | None = None) -> dict[str, np.ndarray]:
     """Runs one shard in Rust (GIL released for built-in agents) and returns
-    its per-game arrays by name."""
+    its per-game arrays by name. Ctrl-C raises :class:`ShardInterrupted`
+    with the games of the pieces finished (see :func:`piece_size`)."""
+    size = piece_size(shard, threads)
+    if size >= shard.count:
+        return _run(shard, threads)
+    pieces: list[dict[str, np.ndarray]] = []
+    try:
+        for lo in range(0, shard.count, size):
+            piece = replace(shard, start=shard.start + lo, count=min(size, shard.count - lo))
+            pieces.append(_run(piece, threads))
+    except KeyboardInterrupt as e:
+        raise ShardInterrupted(_join(pieces) if pieces else None) from e
+    return _join(pieces)
+
+
+def _join(pieces: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """The pieces' arrays concatenated in order (roll arrays hold absolute
+    game indices, so they concatenate as they are)."""
+    return {k: np.concatenate([p[k] for p in pieces]) for k in pieces[0]}
+
+
+def _run(shard: Shard, threads: int | None) -> dict[str, np.ndarray]:
+    """One Rust call for the whole ``shard``."""
     a0, a1 = shard.agents
     run = (shard.seed, shard.start, shard.count)
     if shard.kind == "paired":

@@ -26,8 +26,10 @@ def _figure(width: float = 7.5, height: float = 4.0, ncols: int = 1) -> tuple[An
 def _save(fig: Any, path: Path) -> Path:
     import matplotlib.pyplot as plt
 
+    from .report import write_atomic
+
     fig.tight_layout()
-    fig.savefig(path)
+    write_atomic(path, fig.savefig)
     plt.close(fig)
     return path
 

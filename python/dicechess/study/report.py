@@ -10,6 +10,8 @@ import base64
 import html
 import json
 import math
+import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -696,37 +698,62 @@ def write_report(study: Study, out: Path, force: bool = False) -> list[Path]:
         raise FileExistsError(
             f"{', '.join(str(p) for p in existing)} already exist; use --force to overwrite"
         )
-    # The numbers first: whatever fails later, they are kept.
+    # The numbers first: whatever fails later, they are kept. Every file is
+    # written whole or not at all (a temporary file renamed), so a report
+    # killed midway lacks files, which a rerun writes (see report_complete).
     text = json.dumps(_clean(study.results), indent=1, default=_json_default, allow_nan=False)
-    (out / "results.json").write_text(text, encoding="utf-8")
+    write_atomic(out / "results.json", lambda p: p.write_text(text, encoding="utf-8"))
     written = [out / "results.json"]
     written += _write_csv(study, out)
     plots = make_plots(study, out)
     blocks = build_blocks(study, plots)
     written += [p for p, _ in plots.values()]
-    (out / "report.md").write_text(render_markdown(blocks), encoding="utf-8")
-    (out / "report.html").write_text(render_html(blocks), encoding="utf-8")
+    md, html = render_markdown(blocks), render_html(blocks)
+    write_atomic(out / "report.md", lambda p: p.write_text(md, encoding="utf-8"))
+    write_atomic(out / "report.html", lambda p: p.write_text(html, encoding="utf-8"))
     written += [out / "report.md", out / "report.html"]
     return written
+
+
+def write_atomic(path: Path, write: Callable[[Path], Any]) -> Path:
+    """``write(tmp)`` to a temporary file beside ``path`` (same suffix, so
+    writers that go by it still do), then renamed over ``path``: readers and
+    a rerun see the old file or the whole new one, never half of one."""
+    tmp = path.with_name(f".{path.stem}.partial{path.suffix}")
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return path
+
+
+def report_complete(out: Path) -> bool:
+    """Whether every report file is in ``out`` (a study killed while writing
+    its report leaves some out; a rerun may then finish it without --force)."""
+    return all((out / n).exists() for n in OUTPUTS)
 
 
 def _write_csv(study: Study, out: Path) -> list[Path]:
     import pandas as pd
 
     header, rows = summary_rows(study.results)
-    pd.DataFrame(rows, columns=header).to_csv(out / "summary.csv", index=False)
+    write_atomic(
+        out / "summary.csv", lambda p: pd.DataFrame(rows, columns=header).to_csv(p, index=False)
+    )
     ladders = [
         {"variant": v, "family": f, **{k: rung.get(k) for k in LADDER_COLUMNS}}
         for v, r in study.results["variants"].items()
         for f, fam in r["families"].items()
         for rung in fam["ladder"]
     ]
-    pd.DataFrame(ladders).to_csv(out / "ladders.csv", index=False)
+    write_atomic(out / "ladders.csv", lambda p: pd.DataFrame(ladders).to_csv(p, index=False))
     matchups = [
         {"variant": v, "family": f, **m, "white_score": w["white_score"]["value"]}
         for v, r in study.results["variants"].items()
         for f, fam in r["families"].items()
         for m, w in zip(fam["matchups"], fam["white"])
     ]
-    pd.DataFrame(matchups).to_csv(out / "matchups.csv", index=False)
+    write_atomic(out / "matchups.csv", lambda p: pd.DataFrame(matchups).to_csv(p, index=False))
     return [out / "summary.csv", out / "ladders.csv", out / "matchups.csv"]

@@ -308,12 +308,51 @@ def load_raw(
         saved = json.loads(p.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
+    check_raw(p, saved, calibration)
     if saved.get("version") != RESULTS_VERSION or saved.get("config") != cfg.numbers_key():
         return None
     raw: dict[str, Any] = saved["raw"]
     if not calibration and "search_depth" not in raw:  # saved before the probe existed
         raw["search_depth"] = probe_depths(v, cfg)
     return raw
+
+
+def check_raw(path: Path, saved: Any, calibration: bool = False) -> None:
+    """ValueError naming ``path`` and the way out unless ``saved`` (its JSON)
+    has the shape :func:`save_raw` writes: a rerun would otherwise crash
+    deep inside the measures on a file of the wrong shape."""
+
+    def bad(what: str) -> ValueError:
+        return ValueError(
+            f"{path} is not a raw games file of this study ({what}); delete it, "
+            "or rerun with --fresh to replay every variant"
+        )
+
+    if not isinstance(saved, dict):
+        raise bad(f"a JSON {type(saved).__name__}, not an object")
+    if saved.get("version") != RESULTS_VERSION:
+        return  # another version's file: replayed, not read
+    raw = saved.get("raw")
+    if not isinstance(raw, dict):
+        raise bad('no "raw" object')
+    games = raw.get("luck_games", {})
+    if not isinstance(games, dict) or not all(
+        isinstance(g, dict) and isinstance(g.get("rows"), list) for g in games.values()
+    ):
+        raise bad('"luck_games" is not an object of families with "rows" lists')
+    if calibration:
+        return
+    families = raw.get("families")
+    if not isinstance(families, dict):
+        raise bad('no "families" object')
+    for fam, ladder in families.items():
+        ok = isinstance(ladder, dict) and isinstance(ladder.get("rungs"), list)
+        matchups = ladder.get("matchups") if isinstance(ladder, dict) else None
+        if not (ok and isinstance(matchups, list) and all(isinstance(m, dict) for m in matchups)):
+            raise bad(f'family {fam!r} has no "rungs" list and "matchups" list of objects')
+    for key in ("playouts", "luck", "search_depth", "seconds"):
+        if raw.get(key) is not None and not isinstance(raw[key], dict):
+            raise bad(f'"{key}" is not an object')
 
 
 def stale_matchups(v: str, cfg: StudyConfig, raw: dict[str, Any]) -> list[str]:
@@ -404,7 +443,19 @@ def run_study(
                     # Replaying the first pairs takes seconds to a minute.
                     if outer is not None:
                         outer.set_postfix_str(f"{v}: checking saved games")
-                    stale = stale_matchups(v, cfg, raw)
+                    try:
+                        stale = stale_matchups(v, cfg, raw)
+                    except (KeyError, IndexError, TypeError, ValueError) as e:
+                        where = (
+                            (_calibration_path(out, v) if is_cal else _raw_path(out, v))
+                            if out is not None
+                            else v
+                        )
+                        raise ValueError(
+                            f"{where} is not a raw games file of this study "
+                            f"({type(e).__name__}: {e}); delete it, or rerun with --fresh to "
+                            "replay every variant"
+                        ) from None
                     if stale:
                         # Saved by another engine or rules: replayed, and said so.
                         replayed[v] = stale

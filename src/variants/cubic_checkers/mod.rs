@@ -368,7 +368,8 @@ impl Game for CubicCheckers {
         let squares: Vec<&str> = t.split(['-', 'x']).collect();
         let (a, b) = match squares.as_slice() {
             [a, b] => (*a, *b),
-            [one] if one.len() == 4 => one.split_at(2),
+            // ASCII only: a byte index into wide characters would panic.
+            [one] if one.len() == 4 && one.is_ascii() => one.split_at(2),
             [_, _, ..] => {
                 return Some(Err(format!(
                     "{text:?}: give one landing per action (the jump continues with \
