@@ -239,9 +239,9 @@ def test_readers_and_writers_take_a_path_or_a_file(tmp_path: Path) -> None:
     [
         3,
         [],
-        {"version": 2, "config": {}, "raw": 3},
-        {"version": 2, "config": {}, "raw": {"families": {"search": {"rungs": []}}}},
-        {"version": 2, "config": {}, "raw": {"families": {}, "playouts": 3}},
+        {"version": 3, "config": {}, "raw": 3},
+        {"version": 3, "config": {}, "raw": {"families": {"search": {"rungs": []}}}},
+        {"version": 3, "config": {}, "raw": {"families": {}, "playouts": 3}},
     ],
 )
 def test_a_raw_file_of_the_wrong_shape_names_the_file_and_the_fix(
