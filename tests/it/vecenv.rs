@@ -360,3 +360,43 @@ fn same_step_results_for_any_thread_count() {
         assert_eq!(trace(variant, 1), trace(variant, 3), "{variant}");
     }
 }
+
+#[test]
+fn search_opponents_get_tables_their_budget_can_fill() {
+    use dicechess::sim::episode::{opponent_bytes, sized_for_episode};
+    let tt_mb = |s: &str| match sized_for_episode(AgentSpec::parse(s).unwrap()) {
+        AgentSpec::Search(p) => p.tt_mb,
+        _ => unreachable!(),
+    };
+    assert_eq!(tt_mb("search:nodes=20"), 1);
+    assert_eq!(tt_mb("search:nodes=512"), 8);
+    // From 1,024 nodes (and the default budget) the default 16 MiB table.
+    assert_eq!(tt_mb("search:nodes=1024"), 16);
+    assert_eq!(tt_mb("search"), 16);
+    assert_eq!(tt_mb("search:nodes=100000,tt_mb=4"), 4);
+    // No node budget: the spec's table, whatever its size.
+    assert_eq!(tt_mb("search:ms=50,tt_mb=64"), 64);
+    let random = AgentSpec::parse("random").unwrap();
+    assert_eq!(sized_for_episode(random.clone()), random);
+    assert!(opponent_bytes(&AgentSpec::parse("search:nodes=20").unwrap()) <= 2 << 20);
+    assert!(opponent_bytes(&AgentSpec::parse("search:ms=9,tt_mb=4096").unwrap()) > 4 << 30);
+}
+
+#[test]
+fn envs_that_cannot_fit_are_refused_before_allocating() {
+    let proto = AnyGame::new("chess", &Options::new()).unwrap();
+    for spec in ["search:ms=100,tt_mb=4096", "search:depth=3,tt_mb=512"] {
+        let spec = AgentSpec::parse(spec).unwrap();
+        let e = match VecEnv::new(proto.clone(), MAX_ENVS, 0, Some(spec), None) {
+            Err(e) => e,
+            Ok(_) => panic!("{MAX_ENVS} envs with a 512 MiB table each accepted"),
+        };
+        assert!(
+            e.0.contains("need about") && e.0.contains("search table"),
+            "{e}"
+        );
+    }
+    // The 512 envs with a 20-node search fit (about 1.5 MB each).
+    let spec = AgentSpec::parse("search:nodes=20").unwrap();
+    assert!(VecEnv::new(proto, 512, 0, Some(spec), None).is_ok());
+}

@@ -444,3 +444,30 @@ def test_concurrent_use_says_busy_in_another_thread() -> None:
     assert env.num_envs == 4 and len(env) == 4 and env.closed
     with pytest.raises(ValueError, match="closed"):
         env.step(np.zeros(4, dtype=np.int64))
+
+
+def test_512_envs_with_a_search_opponent_fit_in_2_gb() -> None:
+    """Issue 72, defect 2: a search opponent's table is sized by its node
+    budget (17 MB an env before: 512 envs aborted under 4 GB). Run in a
+    subprocess; its peak resident memory is read back."""
+    import subprocess
+    import sys
+
+    code = (
+        "import resource, numpy as np, dicechess as dc\n"
+        "env = dc.VecEnv('chess', 512, opponent='search:nodes=20', max_plies=60)\n"
+        "_, mask, *_ = env.reset()\n"
+        "for _ in range(40):\n"
+        "    _, mask, *_ = env.step(np.argmax(mask, axis=1))\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    peak_kb = int(out.stdout.split()[-1])
+    assert peak_kb < 2 * 2**20, f"peak resident memory {peak_kb / 2**20:.2f} GB"
+
+
+def test_envs_that_cannot_fit_are_refused_with_the_memory_they_need() -> None:
+    with pytest.raises(ValueError, match=r"65536 envs with opponent .* need about \d+ MB"):
+        dc.VecEnv("chess", 65536, opponent="search:ms=100,tt_mb=4096")
+    with pytest.raises(ValueError, match="search table"):
+        make_vec("chess", 4096, opponent="search:depth=4,tt_mb=4096")
