@@ -148,4 +148,3 @@ def test_bad_arguments() -> None:
         venv.step_wait()
     with pytest.raises(NotImplementedError, match="does not render"):
         venv.get_images()
-
