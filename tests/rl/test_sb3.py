@@ -148,3 +148,36 @@ def test_bad_arguments() -> None:
         venv.step_wait()
     with pytest.raises(NotImplementedError, match="does not render"):
         venv.get_images()
+
+
+def test_subproc_vec_env_from_a_notebook_cell(tmp_path, monkeypatch) -> None:
+    """SB3's SubprocVecEnv started from a Jupyter cell (run by nbclient on the
+    venv's kernel): its workers are fresh interpreters, so the id names the
+    module that registers it, "dicechess.gym:dicechess/Fluky-v0" (docs/rl.md)."""
+    import sys
+    from pathlib import Path
+
+    import nbformat
+    from nbclient import NotebookClient
+
+    cell = (
+        "from sb3_contrib import MaskablePPO\n"
+        "from stable_baselines3.common.env_util import make_vec_env\n"
+        "from stable_baselines3.common.vec_env import SubprocVecEnv\n"
+        "venv = make_vec_env('dicechess.gym:dicechess/Fluky-v0', n_envs=2, seed=0,\n"
+        "                    vec_env_cls=SubprocVecEnv, env_kwargs={'max_plies': 40})\n"
+        "model = MaskablePPO('MultiInputPolicy', venv, n_steps=64, batch_size=64, seed=0)\n"
+        "model.learn(128)\n"
+        "venv.close()\n"
+        "print(model.num_timesteps)\n"
+    )
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell)])
+    venv_dir = Path(sys.executable).parent.parent
+    # The venv's kernelspec, never one in the home directory (as `make notebooks`).
+    monkeypatch.setenv("JUPYTER_PATH", str(venv_dir / "share" / "jupyter"))
+    monkeypatch.setenv("JUPYTER_PREFER_ENV_PATH", "1")
+    NotebookClient(
+        nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    ).execute()
+    out = "".join(o.get("text", "") for o in nb.cells[0].outputs if o.output_type == "stream")
+    assert int(out.split()[-1]) >= 128
