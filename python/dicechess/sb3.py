@@ -17,9 +17,10 @@ follows SB3's conventions:
   reward, and the next game's first observation; the final observation is in
   ``infos[i]["terminal_observation"]`` and ``infos[i]["TimeLimit.truncated"]``
   is true when the game stopped at ``max_plies`` (SB3 then bootstraps from
-  it). ``infos[i]["termination"]`` is the single env's ``termination``
-  (``""`` while the game runs). Every observation returned is one to act on:
-  its mask always has a legal move.
+  it), and ``infos[i]["termination"]`` is the ended game's reason (the
+  single env's ``termination``); the infos of envs whose game goes on are
+  empty dicts. Every observation returned is one to act on: its mask always
+  has a legal move.
 - **Action masks** for sb3-contrib's ``MaskablePPO``: :meth:`action_masks`
   (bool ``(num_envs, num_actions)``) and ``env_method("action_masks")`` (one
   row per env, what ``sb3_contrib.common.maskable.utils.get_action_masks``
