@@ -207,7 +207,11 @@ class DiceChessVectorEnv(gym.vector.VectorEnv):
         ``seed + i``), a list of ``num_envs`` ints (one per env), or None
         (every env restarts from its seed)."""
         if isinstance(seed, (list, tuple, np.ndarray)):
-            seed = [int(s) if isinstance(s, (int, np.integer)) else s for s in seed]
+            # numpy integers as ints; anything else goes on to the core's check.
+            seed = [
+                int(s) if isinstance(s, (int, np.integer)) and not isinstance(s, bool) else s
+                for s in seed
+            ]
         obs, mask, _r, _te, _tr, _p = self.env.reset(seed=seed)
         self._seed = self.env.seed
         return self._out(obs, mask, self.env.termination)

@@ -378,6 +378,8 @@ def test_reset_with_one_seed_per_env() -> None:
         venv.reset(seed=[1, 2, -1])
     with pytest.raises(TypeError, match="a list of 3 ints"):
         venv.reset(seed="7")
+    with pytest.raises(TypeError, match=r"seed\[0\]"):
+        venv.reset(seed=[True, 2, 3])
 
 
 def test_close_after_a_failed_init_is_quiet() -> None:
