@@ -62,7 +62,7 @@ help:
 	@echo "make test-rl-slow  the documented RLlib training run (score against random)"
 	@echo "make venv-rl     install requirements-rl.txt (torch, SB3, RLlib deps, Tianshou) into .venv"
 	@echo "make perft       the (ignored) perft tests"
-	@echo "make bench       cargo bench"
+	@echo "make bench       cargo bench and the Python peer benches (VecEnv, dicechess.sb3 vs DummyVecEnv, ...)"
 	@echo "make bench-strength  search agent vs Stockfish, budget ladders, dice baselines (docs/search.md)"
 	@echo "make bench-instructions  the search's instructions per node (callgrind; needs valgrind)"
 	@echo "make fuzz        run every cargo-fuzz target for FUZZ_SECONDS=$(FUZZ_SECONDS) s"
