@@ -62,7 +62,7 @@ help:
 	@echo "make test-rl-slow  the documented RLlib training run (score against random)"
 	@echo "make venv-rl     install requirements-rl.txt (torch, SB3, RLlib deps, Tianshou) into .venv"
 	@echo "make perft       the (ignored) perft tests"
-	@echo "make bench       cargo bench"
+	@echo "make bench       cargo bench and the Python peer benches (VecEnv, dicechess.sb3 vs DummyVecEnv, ...)"
 	@echo "make bench-strength  search agent vs Stockfish, budget ladders, dice baselines (docs/search.md)"
 	@echo "make bench-instructions  the search's instructions per node (callgrind; needs valgrind)"
 	@echo "make fuzz        run every cargo-fuzz target for FUZZ_SECONDS=$(FUZZ_SECONDS) s"
@@ -107,14 +107,14 @@ lint: rust-tools venv
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy $(CARGO_LOCKED) --all-targets -- -D warnings
 	$(CARGO) clippy $(CARGO_LOCKED) --all-targets --features python -- -D warnings
-	$(VENV)/bin/ruff check python tests scripts benches
-	$(VENV)/bin/ruff format --check python tests scripts benches
+	$(VENV)/bin/ruff check python tests scripts benches examples
+	$(VENV)/bin/ruff format --check python tests scripts benches examples
 	$(VENV)/bin/actionlint
 
 fmt: rust-tools venv
 	$(CARGO) fmt --all
-	$(VENV)/bin/ruff check --fix python tests scripts benches
-	$(VENV)/bin/ruff format python tests scripts benches
+	$(VENV)/bin/ruff check --fix python tests scripts benches examples
+	$(VENV)/bin/ruff format python tests scripts benches examples
 
 typecheck: venv
 	$(VENV)/bin/mypy
@@ -217,10 +217,11 @@ test-rl-slow: venv-rl develop
 perft:
 	$(CARGO) test $(CARGO_LOCKED) $(CARGO_TEST_FLAGS) -- --ignored perft
 
-bench: venv develop
+bench: venv develop venv-rl
 	$(CARGO) bench $(CARGO_LOCKED) $(BENCH_ARGS) | tee target/bench-playouts.txt
 	$(VPY) benches/vegas_vs_python_chess.py --rust-bench-output target/bench-playouts.txt
 	$(VPY) benches/vecenv.py
+	$(VPY) benches/sb3_vecenv.py
 	$(VPY) benches/episode_loop.py
 	$(VPY) benches/ray_scaling.py
 

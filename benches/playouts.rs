@@ -166,6 +166,7 @@ fn vecenv_rate(n: usize, steps: usize, threads: Option<usize>) -> (f64, f64) {
     let mut mask = vec![false; n * na];
     let mut rewards = vec![0f32; n * env.reward_width()];
     let (mut term, mut trunc, mut player) = (vec![false; n], vec![false; n], vec![0i8; n]);
+    let mut termination = vec![0i8; n];
     macro_rules! bufs {
         () => {
             Buffers {
@@ -175,6 +176,8 @@ fn vecenv_rate(n: usize, steps: usize, threads: Option<usize>) -> (f64, f64) {
                 terminated: &mut term,
                 truncated: &mut trunc,
                 player: &mut player,
+                termination: &mut termination,
+                final_obs: &mut [],
             }
         };
     }

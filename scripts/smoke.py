@@ -35,9 +35,9 @@ def check_vecenv_episode() -> None:
     assert obs.shape == (4, *env.observation_shape) and mask.shape == (4, env.num_actions)
     rng = np.random.default_rng(0)
     for _ in range(400):
-        # An env whose game ended on the last step has no legal action: its
-        # action is ignored (autoreset), any id will do.
-        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask])
+        # An env whose game ended on the last step marks only the no-op
+        # (action 0), which the next step ignores (autoreset).
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
         obs, mask, rewards, terminated, truncated, _player = env.step(actions)
         if bool(terminated[0] or truncated[0]):
             break

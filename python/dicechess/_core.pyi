@@ -1,6 +1,6 @@
 """Type stubs for the compiled extension module ``dicechess._core``."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, final
 
 import numpy as np
@@ -227,9 +227,16 @@ class VecEnv:
     bool, current_player int8 (-4 at terminal states). Chance nodes and the
     opponent are resolved inside; episode ``k`` of env ``i`` uses
     ``game_rng(seed + i, k)`` (the single env's episode ``k`` with seed
-    ``seed + i``: one episode loop, ``Episode``). Autoreset: gymnasium ``NEXT_STEP`` (the
-    step after an episode ends ignores that env's action and starts a new
-    episode, reward 0). ``num_envs`` is 1 to 65536. ``opponent``: None
+    ``seed + i``: one episode loop, ``Episode``). ``autoreset``:
+    ``"next_step"`` (gymnasium ``NEXT_STEP``, the default: the step after an
+    episode ends ignores that env's action and starts a new episode, reward
+    0; a finished env's mask marks only action 0, the no-op, so no mask is
+    all false) or ``"same_step"`` (gymnasium ``SAME_STEP``: the step that
+    ends a game reports its reward and flags with the next game's first
+    observation; the final observation is in ``final_observation``).
+    ``termination`` holds the ending game's reason code. A call made while
+    another thread steps the env (``close`` too) raises ``ValueError``
+    ("busy in another thread"). ``num_envs`` is 1 to 65536. ``opponent``: None
     (self-play) or an agent spec (``AGENT_SPECS``: ``"random"``, ``"greedy"``,
     ``"expectimax:depth=N"``, ``"mcts:sims=N,..."``) playing player 1 inside,
     one agent per env drawing from the episode's generator; an invalid spec
@@ -246,11 +253,27 @@ class VecEnv:
         seed: int = 0,
         opponent: str | None = None,
         threads: int | None = None,
+        autoreset: str | None = "next_step",
         **options: Any,
     ) -> Self: ...
     @property
     def num_envs(self) -> int:
         """Number of games."""
+    @property
+    def autoreset(self) -> str:
+        """``"next_step"`` or ``"same_step"``."""
+    @property
+    def env_seeds(self) -> list[int]:
+        """Each env's seed (episode ``k`` of env ``i`` uses ``game_rng(env_seeds[i], k)``)."""
+    @property
+    def termination(self) -> npt.NDArray[np.int8]:
+        """int8 ``(num_envs,)``, rewritten by every call: the code (index in
+        ``TERMINATIONS``) of the game that ended on this call, else -1."""
+    @property
+    def final_observation(self) -> npt.NDArray[np.float32]:
+        """``"same_step"``: float32 ``(num_envs, planes, ranks, files)``, row
+        ``i`` env ``i``'s final observation where its game ended on this step
+        (other rows stale); ``"next_step"``: an empty ``(0, ...)`` array."""
     @property
     def num_actions(self) -> int:
         """Length of a mask (decision action ids)."""
@@ -262,9 +285,10 @@ class VecEnv:
         """The opponent's canonical agent spec, or None in self-play."""
     @property
     def seed(self) -> int:
-        """The run seed."""
-    def reset(self, seed: int | None = None) -> _StepOut:
-        """Starts episode 0 of every env (optionally with a new seed)."""
+        """The run seed (env 0's seed after a reset with a list)."""
+    def reset(self, seed: int | Sequence[int] | None = None) -> _StepOut:
+        """Starts episode 0 of every env: ``seed`` None (each env restarts
+        from its seed), an int (env ``i`` gets ``seed + i``) or one int per env."""
     def step(self, actions: npt.NDArray[np.integer[Any]]) -> _StepOut:
         """Applies one action per env; all are validated before any is applied."""
     def history(self, i: int) -> list[int]:

@@ -33,7 +33,7 @@ from gymnasium import spaces
 
 from . import _core
 from ._core import State
-from .rlspaces import check_obs_layout, observation_space, padded, to_layout
+from .rlspaces import NOOP_ACTION, check_obs_layout, observation_space, padded, to_layout
 
 __all__ = [
     "ENV_IDS",
@@ -197,7 +197,10 @@ class DiceChessEnv(gymnasium.Env):
             ``fen``, ``die_faces``, …).
 
     Observations are ``{"observation": float32 in obs_layout,
-    "action_mask": int8 (num_actions,)}`` from the agent's point of view.
+    "action_mask": int8 (num_actions,)}`` from the agent's point of view. No
+    mask is all zero: the final observation's marks only
+    ``dicechess.rlspaces.NOOP_ACTION`` (the action a vector env's next step
+    ignores; ``step`` itself raises after the end).
 
     Infos (every value of a fixed shape, so vector envs can stack them):
     ``termination`` (str, ``""`` while the game runs), ``dice`` (str: the
@@ -292,8 +295,15 @@ class DiceChessEnv(gymnasium.Env):
             self._broken = True
             raise
 
+    def _legal(self) -> np.ndarray:
+        """The legal actions (bool); a finished game's marks only ``NOOP_ACTION``."""
+        mask = self._episode.mask(self.agent_player)
+        if self._episode.over:
+            mask[NOOP_ACTION] = True
+        return mask
+
     def _mask(self) -> np.ndarray:
-        return self._episode.mask(self.agent_player).astype(np.int8)
+        return self._legal().astype(np.int8)
 
     def _obs(self) -> dict[str, np.ndarray]:
         return {
@@ -321,8 +331,9 @@ class DiceChessEnv(gymnasium.Env):
     # ---- gymnasium API -------------------------------------------------
 
     def action_masks(self) -> np.ndarray:
-        """Boolean legal-action mask (sb3-contrib ``MaskablePPO``)."""
-        return self._episode.mask(self.agent_player)
+        """Boolean legal-action mask (sb3-contrib ``MaskablePPO``); a
+        finished game's marks only ``dicechess.rlspaces.NOOP_ACTION``."""
+        return self._legal()
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None

@@ -91,6 +91,11 @@ class DiceChessGame(pyspiel.Game):
         super().__init__(_game_type(self.variant), info, {"options": json.dumps(self.dc_options)})
         self._obs_shape = proto.observation_tensor().shape
 
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        """Pickles as ``load_game(variant, **options)`` (the per-variant
+        classes are made at registration, so pickle cannot name them)."""
+        return (_load_game_json, (self.variant, json.dumps(self.dc_options)))
+
     def new_initial_state(self) -> DiceChessState:
         """The starting state."""
         return DiceChessState(self, self._proto.clone())
@@ -185,6 +190,11 @@ def load_game(variant: str, **options: Any) -> Any:
     register_games()
     _State(variant, **options)  # validates the options with a clear error
     return pyspiel.load_game(game_name(variant), {"options": json.dumps(options)})
+
+
+def _load_game_json(variant: str, options: str) -> Any:
+    """``load_game(variant, **json.loads(options))``: unpickles a game."""
+    return load_game(variant, **json.loads(options))
 
 
 register_games()

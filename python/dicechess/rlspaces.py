@@ -10,6 +10,9 @@ wrappers (``dicechess.gym``, ``dicechess.vector``, ``dicechess.pettingzoo``,
 - ``"chw"``: ``(planes, ranks, files)``, channels first (PyTorch convolutions).
 - ``"hwc"``: ``(ranks, files, planes)``, channels last.
 
+A finished game's mask marks exactly :data:`NOOP_ACTION` legal, so that no
+mask is all zero.
+
 Infos hold only values of a fixed shape per env, so that vector envs,
 Tianshou's ``Batch`` and RLlib can stack them: variable-length lists become an
 int64 array of :data:`INFO_PAD` entries padded with :data:`PAD` (-1) plus a
@@ -26,6 +29,7 @@ from gymnasium import spaces
 
 __all__ = [
     "INFO_PAD",
+    "NOOP_ACTION",
     "OBS_LAYOUTS",
     "PAD",
     "check_obs_layout",
@@ -41,6 +45,12 @@ OBS_LAYOUTS = ("flat", "chw", "hwc")
 INFO_PAD = 32
 #: Padding value of the padded action-list infos.
 PAD = -1
+#: The one action a finished game's ``action_mask`` marks legal: no mask is
+#: ever all zero (a masked policy's ``masked_fill(~mask, -inf)`` needs one
+#: legal action). A vector env's next step ignores it (``NEXT_STEP``
+#: autoreset); the single env's ``step`` raises after the end whatever the
+#: action.
+NOOP_ACTION = 0
 
 
 def check_obs_layout(layout: Any) -> str:

@@ -13,15 +13,31 @@ use numpy::{
 };
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList, PyTuple};
+use std::sync::{Mutex, MutexGuard, TryLockError};
 
 use super::{new_game, value_error};
 use crate::agents::AgentSpec;
-use crate::sim::vecenv::{Buffers, VecEnv, MAX_ENVS};
+use crate::sim::vecenv::{Autoreset, Buffers, VecEnv, MAX_ENVS, NO_TERMINATION};
 
 /// `num_envs` games of one variant stepped together in Rust.
-#[pyclass(module = "dicechess._core", name = "VecEnv")]
+///
+/// Frozen: what never changes is read without a lock; the games and the
+/// output arrays sit behind a mutex taken with `try_lock` only, so a call
+/// from a second thread while one steps (the GIL is released then) raises
+/// the "busy in another thread" error, never blocks or panics.
+#[pyclass(module = "dicechess._core", name = "VecEnv", frozen)]
 pub struct PyVecEnv {
+    num_envs: usize,
+    num_actions: usize,
+    obs_shape: [usize; 3],
+    variant: &'static str,
+    opponent: Option<String>,
+    autoreset: Autoreset,
+    state: Mutex<Inner>,
+}
+
+struct Inner {
     inner: VecEnv,
     obs: Py<PyArray4<f32>>,
     mask: Py<PyArray2<bool>>,
@@ -29,13 +45,20 @@ pub struct PyVecEnv {
     terminated: Py<PyArray1<bool>>,
     truncated: Py<PyArray1<bool>>,
     player: Py<PyArray1<i8>>,
+    termination: Py<PyArray1<i8>>,
+    final_obs: Py<PyArray4<f32>>,
     /// Data pointer and length of each output array as allocated.
-    layout: [(usize, usize); 6],
+    layout: [(usize, usize); 8],
     actions: Vec<i64>,
     /// `reset` was called (and no call was interrupted since).
     ready: bool,
     closed: bool,
 }
+
+/// The message of a call made while another thread uses the env.
+const BUSY: &str = "this VecEnv is busy in another thread: a VecEnv steps for one caller at a \
+     time (its output arrays are shared); create one VecEnv per thread (the same seed gives \
+     the same games)";
 
 /// A zeroed array of `shape` whose memory a Rust container owns.
 fn owned_zeros<'py, T: numpy::Element + Clone + Default, D: numpy::ndarray::Dimension>(
@@ -65,7 +88,7 @@ type StepOut<'py> = (
     Bound<'py, PyArray1<i8>>,
 );
 
-impl PyVecEnv {
+impl Inner {
     fn run<F>(&mut self, py: Python<'_>, f: F) -> PyResult<()>
     where
         F: FnOnce(&mut VecEnv, &[i64], Buffers<'_>) -> Result<(), crate::variants::GameError>
@@ -81,6 +104,8 @@ impl PyVecEnv {
             extent(self.terminated.bind(py)),
             extent(self.truncated.bind(py)),
             extent(self.player.bind(py)),
+            extent(self.termination.bind(py)),
+            extent(self.final_obs.bind(py)),
         ];
         if now != self.layout {
             return Err(PyValueError::new_err(
@@ -94,6 +119,8 @@ impl PyVecEnv {
         let mut terminated = self.terminated.bind(py).try_readwrite()?;
         let mut truncated = self.truncated.bind(py).try_readwrite()?;
         let mut player = self.player.bind(py).try_readwrite()?;
+        let mut termination = self.termination.bind(py).try_readwrite()?;
+        let mut final_obs = self.final_obs.bind(py).try_readwrite()?;
         let b = Buffers {
             obs: obs.as_slice_mut()?,
             mask: mask.as_slice_mut()?,
@@ -101,6 +128,8 @@ impl PyVecEnv {
             terminated: terminated.as_slice_mut()?,
             truncated: truncated.as_slice_mut()?,
             player: player.as_slice_mut()?,
+            termination: termination.as_slice_mut()?,
+            final_obs: final_obs.as_slice_mut()?,
         };
         let (inner, actions) = (&mut self.inner, &self.actions);
         match super::interrupt::detach(py, move || f(inner, actions, b)) {
@@ -123,30 +152,87 @@ impl PyVecEnv {
             self.player.bind(py).clone(),
         )
     }
+}
 
-    /// Env `i` as an index: IndexError naming the range for any int
-    /// outside it (however large), TypeError for a non-integer.
-    fn check_env(&self, i: &Bound<'_, PyAny>) -> PyResult<usize> {
-        let last = self.inner.num_envs() as i128 - 1;
-        super::args::int_in(i, "env index", 0, last, "")
-            .map(|i| i as usize)
+impl PyVecEnv {
+    /// The games and arrays, or the "busy" error while another thread has them.
+    fn lock(&self) -> PyResult<MutexGuard<'_, Inner>> {
+        match self.state.try_lock() {
+            Ok(g) => Ok(g),
+            // A panic cannot happen inside (errors are values); if one did,
+            // the env is closed from then on.
+            Err(TryLockError::Poisoned(e)) => {
+                let mut g = e.into_inner();
+                g.closed = true;
+                Ok(g)
+            }
+            Err(TryLockError::WouldBlock) => Err(PyValueError::new_err(BUSY)),
+        }
+    }
+}
+
+/// A `seed` argument of `reset`: one int, or one per env.
+enum SeedArg {
+    One(u64),
+    Each(Vec<u64>),
+}
+
+fn seed_arg(obj: &Bound<'_, PyAny>, n: usize) -> PyResult<SeedArg> {
+    let obj = if obj.cast::<PyUntypedArray>().is_ok() {
+        obj.call_method0("tolist")?
+    } else {
+        obj.clone()
+    };
+    let items = if let Ok(l) = obj.cast::<PyList>() {
+        l.iter().collect::<Vec<_>>()
+    } else if let Ok(t) = obj.cast::<PyTuple>() {
+        t.iter().collect::<Vec<_>>()
+    } else {
+        return obj
+            .extract::<super::args::Seed>()
+            .map(|s| SeedArg::One(s.0))
             .map_err(|e| {
-                if e.is_instance_of::<pyo3::exceptions::PyValueError>(i.py()) {
-                    PyIndexError::new_err(e.value(i.py()).to_string())
+                if e.is_instance_of::<PyTypeError>(obj.py()) {
+                    PyTypeError::new_err(format!(
+                        "seed must be None, an int, or a list of {n} ints (one per env), got {}",
+                        super::type_name(&obj)
+                    ))
                 } else {
                     e
                 }
-            })
+            });
+    };
+    if items.len() != n {
+        return Err(PyValueError::new_err(format!(
+            "seed: a list of seeds needs one per env ({n}), got {}",
+            items.len()
+        )));
     }
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, x)| {
+            x.extract::<super::args::Seed>().map(|s| s.0).map_err(|e| {
+                let msg = format!("seed[{i}]: {}", e.value(obj.py()));
+                if e.is_instance_of::<PyTypeError>(obj.py()) {
+                    PyTypeError::new_err(msg)
+                } else {
+                    PyValueError::new_err(msg)
+                }
+            })
+        })
+        .collect::<PyResult<Vec<u64>>>()
+        .map(SeedArg::Each)
 }
 
 #[pymethods]
 impl PyVecEnv {
     #[new]
     #[pyo3(
-        signature = (variant, num_envs, seed = super::args::Seed(0), opponent = None, threads = None, **options),
-        text_signature = "(variant, num_envs, seed=0, opponent=None, threads=None, **options)"
+        signature = (variant, num_envs, seed = super::args::Seed(0), opponent = None, threads = None, autoreset = None, **options),
+        text_signature = "(variant, num_envs, seed=0, opponent=None, threads=None, autoreset='next_step', **options)"
     )]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         variant: &str,
@@ -154,9 +240,22 @@ impl PyVecEnv {
         seed: super::args::Seed,
         opponent: Option<&Bound<'_, PyAny>>,
         threads: Option<super::args::Threads>,
+        autoreset: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let (seed, threads) = (seed.0, super::args::threads(threads));
+        let autoreset = match autoreset.filter(|a| !a.is_none()) {
+            None => Ok(Autoreset::NextStep),
+            Some(autoreset) => autoreset
+                .extract::<String>()
+                .map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "autoreset must be \"next_step\" or \"same_step\", got {}",
+                        super::type_name(autoreset)
+                    ))
+                })
+                .and_then(|a| Autoreset::parse(&a).map_err(value_error)),
+        }?;
         let opponent: Option<String> = opponent
             .map(|o| {
                 o.extract::<String>().map_err(|_| {
@@ -196,8 +295,11 @@ impl PyVecEnv {
             .transpose()
             .map_err(|e| PyValueError::new_err(format!("opponent: {e} (or None for self-play)")))?;
         let proto = new_game(variant, options)?;
+        let variant = proto.variant();
         let has_opp = opp.is_some();
-        let inner = VecEnv::new(proto, n, seed, opp, threads).map_err(value_error)?;
+        let inner = VecEnv::new(proto, n, seed, opp, threads)
+            .map_err(value_error)?
+            .with_autoreset(autoreset);
         let [p, r, f] = inner.obs_shape();
         let rewards = if has_opp {
             owned_zeros::<f32, numpy::IxDyn>(py, &[n])?
@@ -209,6 +311,16 @@ impl PyVecEnv {
         let terminated = owned_zeros::<bool, numpy::Ix1>(py, &[n])?;
         let truncated = owned_zeros::<bool, numpy::Ix1>(py, &[n])?;
         let player = owned_zeros::<i8, numpy::Ix1>(py, &[n])?;
+        let termination = owned_zeros::<i8, numpy::Ix1>(py, &[n])?;
+        termination
+            .try_readwrite()?
+            .as_slice_mut()?
+            .fill(NO_TERMINATION);
+        let finals = match autoreset {
+            Autoreset::NextStep => 0,
+            Autoreset::SameStep => n,
+        };
+        let final_obs = owned_zeros::<f32, numpy::Ix4>(py, &[finals, p, r, f])?;
         let layout = [
             extent(&obs),
             extent(&mask),
@@ -216,81 +328,133 @@ impl PyVecEnv {
             extent(&terminated),
             extent(&truncated),
             extent(&player),
+            extent(&termination),
+            extent(&final_obs),
         ];
         Ok(PyVecEnv {
-            obs: obs.unbind(),
-            mask: mask.unbind(),
-            rewards: rewards.unbind(),
-            terminated: terminated.unbind(),
-            truncated: truncated.unbind(),
-            player: player.unbind(),
-            layout,
-            inner,
-            actions: Vec::with_capacity(n),
-            ready: false,
-            closed: false,
+            num_envs: n,
+            num_actions: inner.num_actions(),
+            obs_shape: inner.obs_shape(),
+            variant,
+            opponent: inner.opponent().map(|s| s.to_string()),
+            autoreset,
+            state: Mutex::new(Inner {
+                obs: obs.unbind(),
+                mask: mask.unbind(),
+                rewards: rewards.unbind(),
+                terminated: terminated.unbind(),
+                truncated: truncated.unbind(),
+                player: player.unbind(),
+                termination: termination.unbind(),
+                final_obs: final_obs.unbind(),
+                layout,
+                inner,
+                actions: Vec::with_capacity(n),
+                ready: false,
+                closed: false,
+            }),
         })
     }
 
     /// Number of games.
     #[getter]
     fn num_envs(&self) -> usize {
-        self.inner.num_envs()
+        self.num_envs
     }
 
     /// Number of distinct decision actions (the mask length).
     #[getter]
     fn num_actions(&self) -> usize {
-        self.inner.num_actions()
+        self.num_actions
     }
 
     /// `(planes, ranks, files)` of one observation.
     #[getter]
     fn observation_shape(&self) -> (usize, usize, usize) {
-        let [p, r, f] = self.inner.obs_shape();
+        let [p, r, f] = self.obs_shape;
         (p, r, f)
     }
 
     /// The opponent's canonical agent spec, or None in self-play.
     #[getter]
     fn opponent(&self) -> Option<String> {
-        self.inner.opponent().map(|s| s.to_string())
+        self.opponent.clone()
     }
 
-    /// The run seed.
+    /// The autoreset mode: `"next_step"` or `"same_step"`.
     #[getter]
-    fn seed(&self) -> u64 {
-        self.inner.seed()
+    fn autoreset(&self) -> &'static str {
+        self.autoreset.name()
+    }
+
+    /// The run seed (env 0's seed after `reset` with a list).
+    #[getter]
+    fn seed(&self) -> PyResult<u64> {
+        Ok(self.lock()?.inner.seed())
+    }
+
+    /// Each env's seed (episode `k` of env `i` draws from
+    /// `game_rng(env_seeds[i], k)`).
+    #[getter]
+    fn env_seeds(&self) -> PyResult<Vec<u64>> {
+        let g = self.lock()?;
+        Ok((0..self.num_envs)
+            .map(|i| g.inner.env_seed(i).unwrap_or_default())
+            .collect())
+    }
+
+    /// int8 `(num_envs,)`, rewritten by every call: the code (index in
+    /// `TERMINATIONS`) of the game that ended on this call, else -1.
+    #[getter]
+    fn termination<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i8>>> {
+        Ok(self.lock()?.termination.bind(py).clone())
+    }
+
+    /// float32 `(num_envs, planes, ranks, files)` with `autoreset="same_step"`
+    /// (`(0, planes, ranks, files)` otherwise), rewritten by every step:
+    /// row `i` is env `i`'s final observation where its game ended on this
+    /// step (the returned observation is already the next game's); other
+    /// rows hold older values.
+    #[getter]
+    fn final_observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray4<f32>>> {
+        Ok(self.lock()?.final_obs.bind(py).clone())
     }
 
     /// Starts episode 0 of every env; returns the output arrays
     /// `(obs, mask, rewards, terminated, truncated, current_player)`.
+    /// `seed`: None (each env restarts from its seed), an int (env `i` gets
+    /// `seed + i`) or a sequence of `num_envs` ints (one per env).
     #[pyo3(signature = (seed = None))]
     fn reset<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
-        seed: Option<super::args::Seed>,
+        seed: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<StepOut<'py>> {
-        let seed = seed.map(|s| s.0);
-        self.run(py, move |v, _, b| v.reset(seed, b))?;
-        self.ready = true;
-        Ok(self.outputs(py))
+        let seed = seed
+            .filter(|s| !s.is_none())
+            .map(|s| seed_arg(s, self.num_envs))
+            .transpose()?;
+        let mut g = self.lock()?;
+        match seed {
+            Some(SeedArg::Each(seeds)) => g.run(py, move |v, _, b| v.reset_seeds(&seeds, b))?,
+            Some(SeedArg::One(s)) => g.run(py, move |v, _, b| v.reset(Some(s), b))?,
+            None => g.run(py, move |v, _, b| v.reset(None, b))?,
+        }
+        g.ready = true;
+        Ok(g.outputs(py))
     }
 
     /// Applies one action per env (a 1-d integer numpy array); returns the
     /// output arrays `(obs, mask, rewards, terminated, truncated,
     /// current_player)`, rewritten in place by every call.
-    fn step<'py>(
-        &mut self,
-        py: Python<'py>,
-        actions: &Bound<'py, PyAny>,
-    ) -> PyResult<StepOut<'py>> {
-        if !self.ready && !self.closed {
+    fn step<'py>(&self, py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<StepOut<'py>> {
+        let mut g = self.lock()?;
+        if !g.ready && !g.closed {
             return Err(PyValueError::new_err(
                 "call reset() before step() (and again after an interrupted call)",
             ));
         }
-        let n = self.inner.num_envs();
+        let n = self.num_envs;
         let arr = actions.cast::<PyUntypedArray>().map_err(|_| {
             PyTypeError::new_err(format!(
                 "actions must be a numpy integer array of shape ({n},), got {}",
@@ -322,15 +486,15 @@ impl PyVecEnv {
             if max > i64::MAX as u64 {
                 return Err(PyValueError::new_err(format!(
                     "action {max} is out of range (ids below {})",
-                    self.inner.num_actions()
+                    self.num_actions
                 )));
             }
         }
         let a = as_i64.cast::<PyArray1<i64>>()?.try_readonly()?;
-        self.actions.clear();
-        self.actions.extend_from_slice(a.as_slice()?);
-        self.run(py, |v, actions, b| v.step(actions, b))?;
-        Ok(self.outputs(py))
+        g.actions.clear();
+        g.actions.extend_from_slice(a.as_slice()?);
+        g.run(py, |v, actions, b| v.step(actions, b))?;
+        Ok(g.outputs(py))
     }
 
     /// Every action applied in env `i`'s current episode (chance outcomes,
@@ -338,19 +502,20 @@ impl PyVecEnv {
     /// `State.apply_action` reproduces the game.
     fn history(&self, i: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
         let i = self.check_env(i)?;
-        Ok(self.inner.history(i).unwrap_or_default().to_vec())
+        Ok(self.lock()?.inner.history(i).unwrap_or_default().to_vec())
     }
 
     /// Env `i`'s episode number since the last `reset` (0 first).
     fn episode(&self, i: &Bound<'_, PyAny>) -> PyResult<u64> {
         let i = self.check_env(i)?;
-        Ok(self.inner.episode(i).unwrap_or_default())
+        Ok(self.lock()?.inner.episode(i).unwrap_or_default())
     }
 
     /// The FEN of env `i`'s current game.
     fn fen(&self, i: &Bound<'_, PyAny>) -> PyResult<String> {
         let i = self.check_env(i)?;
         Ok(self
+            .lock()?
             .inner
             .game(i)
             .map(|g| crate::with_game!(g, x => crate::variants::Game::fen(x)))
@@ -358,29 +523,51 @@ impl PyVecEnv {
     }
 
     /// Releases the games; any later `reset` or `step` raises ValueError.
-    fn close(&mut self) {
-        self.closed = true;
-        self.ready = false;
-        self.inner.close();
+    /// Raises the "busy in another thread" ValueError (and closes nothing)
+    /// while another thread steps.
+    fn close(&self) -> PyResult<()> {
+        let mut g = self.lock()?;
+        g.closed = true;
+        g.ready = false;
+        g.inner.close();
+        Ok(())
     }
 
     /// Whether `close` was called.
     #[getter]
-    fn closed(&self) -> bool {
-        self.closed
+    fn closed(&self) -> PyResult<bool> {
+        Ok(self.lock()?.closed)
     }
 
     fn __len__(&self) -> usize {
-        self.inner.num_envs()
+        self.num_envs
     }
 
     fn __repr__(&self) -> String {
         format!(
-            "VecEnv({:?}, num_envs={}, seed={}, opponent={:?})",
-            self.inner.game(0).map(|g| g.variant()).unwrap_or("?"),
-            self.inner.num_envs(),
-            self.inner.seed(),
-            self.opponent()
+            "VecEnv({:?}, num_envs={}, opponent={:?}, autoreset={:?})",
+            self.variant,
+            self.num_envs,
+            self.opponent,
+            self.autoreset.name()
         )
+    }
+}
+
+impl PyVecEnv {
+    /// Env index `i` as usize, or IndexError/TypeError saying the range.
+    fn check_env(&self, i: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let last = self.num_envs - 1;
+        let range = format!("env index must be an int from 0 to {last}");
+        if i.cast::<pyo3::types::PyBool>().is_ok() {
+            return Err(PyTypeError::new_err(format!("{range}, got bool")));
+        }
+        let v: i128 = i
+            .extract()
+            .map_err(|_| PyTypeError::new_err(format!("{range}, got {}", super::type_name(i))))?;
+        usize::try_from(v)
+            .ok()
+            .filter(|&x| x <= last)
+            .ok_or_else(|| PyIndexError::new_err(format!("{range}, got {v}")))
     }
 }

@@ -41,6 +41,53 @@ pub enum Side {
 /// The name of the termination of an episode lost by an illegal action.
 pub const ILLEGAL_ACTION: &str = "illegal_action";
 
+/// Table entries a `search` opponent with a node budget gets per node of
+/// its budget: room for every search of a long game (with `keep` the
+/// table holds one game's entries), so budgets of 1,024 nodes and more keep
+/// the default 16 MiB table.
+pub const TABLE_ENTRIES_PER_NODE: u64 = 512;
+
+/// Bytes of one transposition-table entry (`agents::search::tt`).
+const TABLE_ENTRY_BYTES: u64 = 32;
+
+/// The spec an episode's built-in opponent plays: a `search` agent with a
+/// node budget gets a table no larger than its searches can fill
+/// ([`TABLE_ENTRIES_PER_NODE`] entries a node, at least 1 MiB, at most its
+/// `tt_mb`), so that many envs fit in memory (a vector env holds one
+/// opponent per env); other specs are unchanged.
+pub fn sized_for_episode(spec: AgentSpec) -> AgentSpec {
+    match spec {
+        AgentSpec::Search(mut p) => {
+            if let Some(nodes) = p.node_limit() {
+                let bytes = nodes
+                    .saturating_mul(TABLE_ENTRIES_PER_NODE)
+                    .saturating_mul(TABLE_ENTRY_BYTES);
+                let mb = bytes.div_ceil(1 << 20).clamp(1, u32::MAX as u64) as u32;
+                p.tt_mb = p.tt_mb.min(mb);
+            }
+            AgentSpec::Search(p)
+        }
+        other => other,
+    }
+}
+
+/// Bytes an episode's built-in opponent `spec` (as [`sized_for_episode`]
+/// makes it) may hold at most: a `search` agent's table (rounded down to a
+/// power of two of 64-byte buckets, with 2 MiB of alignment slack from 2 MiB
+/// on) and its buffers; a generous constant for the other agents.
+pub fn opponent_bytes(spec: &AgentSpec) -> u64 {
+    const BUFFERS: u64 = 1 << 19;
+    match sized_for_episode(spec.clone()) {
+        AgentSpec::Search(p) if p.tt => {
+            let buckets = ((p.tt_mb as u64) << 20) / 64;
+            let table = (1u64 << (63 - buckets.max(1).leading_zeros())) * 64;
+            let slack = if table >= 2 << 20 { 2 << 20 } else { 0 };
+            table + slack + BUFFERS
+        }
+        _ => BUFFERS,
+    }
+}
+
 /// The saveable part of an episode (its start position and settings are the
 /// owner's): replaying `history` from the start restores the game.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -109,7 +156,7 @@ impl Episode {
             index: 0,
             side,
             learner: None,
-            agent: opponent.map(|s| Box::new(Agent::new(s))),
+            agent: opponent.map(|s| Box::new(Agent::new(sized_for_episode(s)))),
             lose_on_illegal,
             history: Vec::new(),
             rolls: Vec::new(),

@@ -23,7 +23,7 @@ static DEFAULT_POOL: std::sync::Mutex<Option<std::sync::Arc<rayon::ThreadPool>>>
 /// A pool of `threads` threads (None: the shared default pool), or None
 /// when the threads cannot be started (then a build is tried again on the
 /// next call).
-fn pool(threads: Option<usize>) -> Option<std::sync::Arc<rayon::ThreadPool>> {
+pub(crate) fn pool(threads: Option<usize>) -> Option<std::sync::Arc<rayon::ThreadPool>> {
     let build = |t: usize| rayon::ThreadPoolBuilder::new().num_threads(t).build().ok();
     match threads {
         Some(t) => build(t).map(std::sync::Arc::new),

@@ -34,6 +34,7 @@ EXTRA_NEEDS = {
     "openspiel": {"open-spiel"},
     "ray": {"ray"},
     "rllib": {"ray", "torch", "gymnasium", "pettingzoo", "pillow"},  # dicechess.rllib
+    "sb3": {"stable-baselines3", "sb3-contrib", "gymnasium"},  # dicechess.sb3, MaskablePPO
     "plot": {"matplotlib", "pandas", "scipy"},  # `dicechess study` plots and tables
     "anchor": {"chess"},  # `dicechess study --anchor stockfish`
     "jupyter": {"ipywidgets"},  # the replay slider
@@ -77,6 +78,8 @@ def test_optional_imports_are_covered_by_extras() -> None:
         "scipy": "scipy",
         "ipywidgets": "ipywidgets",
         "chess": "chess",
+        "stable_baselines3": "stable-baselines3",
+        "sb3_contrib": "sb3-contrib",
     }
     base = {_name(r) for r in PROJECT["dependencies"]}
     found = set()

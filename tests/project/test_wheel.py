@@ -159,6 +159,22 @@ def test_wheel_extension_is_lean(wheel: Path) -> None:
     assert size_mb < 3, f"the extension is {size_mb:.1f} MiB: debug info not stripped?"
 
 
+def test_readme_sizes_are_the_wheels(wheel: Path) -> None:
+    """The README's extension and wheel sizes are the built wheel's (within 15%)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    said = re.search(r"the extension is ([\d.]+) MB.*?the wheel ([\d.]+) MB", text, re.S)
+    assert said, "the README no longer states the extension's and the wheel's sizes"
+    with zipfile.ZipFile(wheel) as zf:
+        ext = next(i for i in zf.infolist() if re.search(r"_core\.abi3\.(so|pyd)$", i.filename))
+    for what, stated, actual in (
+        ("extension", float(said.group(1)), ext.file_size / 1e6),
+        ("wheel", float(said.group(2)), wheel.stat().st_size / 1e6),
+    ):
+        assert abs(stated - actual) <= 0.15 * actual, (
+            f"README says the {what} is {stated} MB; it is {actual:.2f} MB"
+        )
+
+
 def test_smoke_script_on_installed_wheel(fresh_venv: Path) -> None:
     out = _run([fresh_venv / "bin" / "python", SMOKE], cwd=fresh_venv.parent)
     print(out)

@@ -15,6 +15,7 @@ gymnasium = pytest.importorskip("gymnasium")
 
 import dicechess as dc  # noqa: E402
 import dicechess.gym as dgym  # noqa: E402
+from dicechess.rlspaces import NOOP_ACTION  # noqa: E402
 
 # (id, seed, opponent): dice, multi-move turns, stocks, jumps; built-in opponents.
 CASES = [
@@ -129,9 +130,13 @@ def test_pettingzoo_equals_self_play_vecenv(variant):
         # The VecEnv shows the player to move's view, player 0's at the end.
         ob = e.observe("player_0" if over else agent)
         np.testing.assert_array_equal(ob["observation"], obs[0])
-        np.testing.assert_array_equal(ob["action_mask"].astype(bool), mask[0])
         if over:
+            # PettingZoo's dead step takes None (its mask is all zero); the
+            # VecEnv's finished game marks only the no-op its next step ignores.
+            assert not ob["action_mask"].any()
+            assert np.flatnonzero(mask[0]).tolist() == [NOOP_ACTION]
             break
+        np.testing.assert_array_equal(ob["action_mask"].astype(bool), mask[0])
         assert player[0] == p
         a = int(rng.choice(np.flatnonzero(mask[0])))
         e.step(a)

@@ -11,6 +11,7 @@ from gymnasium.utils import env_checker  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import dicechess.gym as dgym  # noqa: E402
+from dicechess.rlspaces import NOOP_ACTION  # noqa: E402
 
 IDS = sorted(dgym.ENV_IDS)
 
@@ -132,7 +133,9 @@ def test_masks_match_legal_actions_and_rewards(name):
             done = term or trunc
         s = env.state
         assert s.is_terminal()
-        assert obs["action_mask"].sum() == 0
+        # Never an all-zero mask: a finished game marks only the no-op.
+        assert np.flatnonzero(obs["action_mask"]).tolist() == [NOOP_ACTION]
+        assert env.action_masks().sum() == 1
         assert info["termination"] == s.termination() != ""
         assert r == s.returns()[env.agent_player]
         assert trunc == (s.termination() == "max_plies")

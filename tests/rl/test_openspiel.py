@@ -96,3 +96,15 @@ def test_mcts_finds_mate_in_one():
     bot = mcts.MCTSBot(game, 1.4, 300, evaluator, random_state=rng, solve=True)
     state = game.new_initial_state()
     assert state.action_to_string(0, bot.step(state)) == "Ra8#"
+
+
+@pytest.mark.parametrize("variant", ["fluky", "vegas"])
+def test_games_pickle(variant):
+    import pickle
+
+    game = load_game(variant, max_plies=50)
+    back = pickle.loads(pickle.dumps(game))
+    assert type(back) is type(game)
+    assert back.get_parameters() == game.get_parameters() == {"options": '{"max_plies": 50}'}
+    assert back.max_game_length() == game.max_game_length()
+    assert str(back.new_initial_state()) == str(game.new_initial_state())

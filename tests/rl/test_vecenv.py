@@ -8,6 +8,7 @@ import pytest
 from gymnasium.vector import AutoresetMode
 
 import dicechess as dc
+from dicechess.rlspaces import NOOP_ACTION
 from dicechess.vector import make_vec
 
 
@@ -43,8 +44,11 @@ def check_env_against_state(
         if opponent is not None:
             assert cp == 0
     else:
-        assert not mask[i].any()
+        # A finished game: only the no-op (never an all-false mask).
+        assert np.flatnonzero(mask[i]).tolist() == [NOOP_ACTION]
     over = s.is_terminal()
+    code = env.termination[i]
+    assert (dc.TERMINATIONS[code] if code >= 0 else None) == (s.termination() if over else None)
     assert bool(truncated[i]) == (s.termination() == "max_plies")
     assert bool(terminated[i]) == (over and s.termination() != "max_plies")
     r = s.returns() if over else [0.0, 0.0]
@@ -223,8 +227,12 @@ def test_bad_actions_change_nothing() -> None:
     with pytest.raises(ValueError, match="out of range"):
         env.step(np.full(3, 2**63 + 5, dtype=np.uint64))
     assert [env.history(i) for i in range(3)] == before
-    with pytest.raises(IndexError):
+    with pytest.raises(IndexError, match="from 0 to 2, got 3"):
         env.history(3)
+    with pytest.raises(IndexError, match="from 0 to 2"):
+        env.history(2**70)
+    with pytest.raises(TypeError, match="from 0 to 2, got str"):
+        env.fen("0")
     env.step(good.astype(np.int32))
     assert all(env.history(i) == [int(good[i])] for i in range(3))
 
@@ -243,7 +251,10 @@ def test_gymnasium_vector_env() -> None:
         obs, rew, term, trunc, info = venv.step(pick(info["action_mask"], rng))
         assert rew.shape == (4,) and rew.dtype == np.float32
         assert (rew[prev_done] == 0).all() and not (term | trunc)[prev_done].any()
-        assert info["action_mask"][~(term | trunc)].any(axis=1).all()
+        assert info["action_mask"].any(axis=1).all()
+        done = term | trunc
+        assert (info["termination"][done] != "").all() and (info["termination"][~done] == "").all()
+        assert info["_termination"].all()
         assert (obs["action_mask"] == info["action_mask"]).all()
         prev_done = (term | trunc).copy()
         ended += int(prev_done.sum())
@@ -281,3 +292,184 @@ def test_memory_stays_flat_over_10_million_steps() -> None:
         np.argmax(mask, axis=1, out=first)
     grown = rss() - start
     assert grown < 10 * 2**20, f"resident memory grew by {grown / 2**20:.1f} MB"
+
+
+def test_same_step_autoreset_matches_next_step_games() -> None:
+    """A same-step vector env plays the next-step env's games for the same
+    actions; its ending steps carry the final observation in infos and the
+    next game's first observation, whose mask always has a legal move."""
+    kw = {"seed": 4, "max_plies": 16}
+    nxt = make_vec("fluky", 1, **kw)
+    same = make_vec("fluky", 1, autoreset_mode="same_step", **kw)
+    assert same.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    assert nxt.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    on, _ = nxt.reset()
+    os_, _ = same.reset()
+    rng = np.random.default_rng(3)
+    ended = 0
+    for _ in range(120):
+        np.testing.assert_array_equal(on["observation"], os_["observation"])
+        a = pick(on["action_mask"], rng)
+        on, rn, tn, un, inn = nxt.step(a)
+        os_, rs, ts, us, ins = same.step(a)
+        assert (rn, tn, un) == (rs, ts, us)
+        assert os_["action_mask"][0, 1:].any(), "same-step shows no finished game"
+        if tn[0] or un[0]:
+            ended += 1
+            assert ins["_final_obs"][0] and ins["_final_info"][0]
+            final = ins["final_obs"][0]
+            np.testing.assert_array_equal(final["observation"], on["observation"][0])
+            assert np.flatnonzero(final["action_mask"]).tolist() == [NOOP_ACTION]
+            assert ins["final_info"]["termination"][0] == inn["termination"][0] != ""
+            assert ins["termination"][0] == ""
+            # The next-step env shows the finished game's mask: the no-op only.
+            assert np.flatnonzero(on["action_mask"][0]).tolist() == [NOOP_ACTION]
+            on, *_ = nxt.step(np.array([NOOP_ACTION]))
+        else:
+            assert "final_obs" not in ins
+    assert ended >= 2
+    with pytest.raises(ValueError, match="autoreset_mode must be one of next_step, same_step"):
+        make_vec("fluky", 1, autoreset_mode="sometimes")
+    with pytest.raises(ValueError, match='autoreset must be "next_step" or "same_step"'):
+        dc.VecEnv("fluky", 1, autoreset="later")
+
+
+def test_action_space_sample_is_legal() -> None:
+    venv = make_vec("chess", 8, seed=1, max_plies=30)
+    venv.action_space.seed(5)
+    obs, _ = venv.reset()
+    ended = 0
+    for _ in range(1000):
+        a = venv.action_space.sample()
+        for i in range(8):
+            assert obs["action_mask"][i, a[i]] == 1
+        obs, _r, term, trunc, _ = venv.step(a)
+        ended += int((term | trunc).sum())
+    assert ended > 8
+    # With an explicit mask it is gymnasium's MultiDiscrete.sample.
+    only = tuple(np.eye(venv.single_action_space.n, dtype=np.int8)[[3] * 8])
+    assert venv.action_space.sample(mask=only).tolist() == [3] * 8
+
+
+def test_reset_with_one_seed_per_env() -> None:
+    seeds = [7, 100, 3]
+    venv = make_vec("fluky", 3, max_plies=20)
+    obs, _ = venv.reset(seed=seeds)
+    assert venv.env.env_seeds == seeds
+    singles = [make_vec("fluky", 1, seed=s, max_plies=20) for s in seeds]
+    for e in singles:
+        e.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        a = pick(obs["action_mask"], rng)
+        obs, *_ = venv.step(a)
+        for i, e in enumerate(singles):
+            e.step(a[i : i + 1])
+            assert venv.history(i) == e.history(0)
+    venv.reset(seed=np.array(seeds, dtype=np.uint32))
+    assert venv.env.env_seeds == seeds
+    venv.reset(seed=5)
+    assert venv.env.env_seeds == [5, 6, 7]
+    with pytest.raises(ValueError, match=r"one per env \(3\), got 2"):
+        venv.reset(seed=[1, 2])
+    with pytest.raises(TypeError, match=r"seed\[1\]"):
+        venv.reset(seed=[1, "x", 3])
+    with pytest.raises(ValueError, match=r"seed\[2\]"):
+        venv.reset(seed=[1, 2, -1])
+    with pytest.raises(TypeError, match="a list of 3 ints"):
+        venv.reset(seed="7")
+    with pytest.raises(TypeError, match=r"seed\[0\]"):
+        venv.reset(seed=[True, 2, 3])
+
+
+def test_close_after_a_failed_init_is_quiet() -> None:
+    from dicechess.vector import DiceChessVectorEnv
+
+    env = DiceChessVectorEnv.__new__(DiceChessVectorEnv)
+    env.close_extras()  # no AttributeError: __init__ never set .env
+
+
+def test_concurrent_use_says_busy_in_another_thread() -> None:
+    """A call (close() included) while another thread steps the env raises a
+    clear ValueError, never pyo3's bare "Already borrowed"; the env is
+    unharmed (issue 72, defect 9). The stepping thread is inside a step
+    (GIL released, a searching opponent: tens of ms a step) nearly all the
+    time, so nearly every call from this thread meets it there; a call that
+    falls between two steps is handled too."""
+    import threading
+    import time
+
+    env = dc.VecEnv("chess", 4, seed=1, opponent="mcts:sims=3000", threads=1, max_plies=40)
+    _, mask, *_ = env.reset()
+    stepped, stop = threading.Event(), threading.Event()
+    errors: list[BaseException] = []
+
+    def stepper() -> None:
+        m = mask.copy()
+        try:
+            while not stop.is_set():
+                _, mm, *_ = env.step(np.argmax(m, axis=1))
+                m = mm.copy()
+                stepped.set()
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    t = threading.Thread(target=stepper)
+    t.start()
+    stepped.wait()
+    busy = {"close": 0, "read": 0}
+    closed_here = False
+    reads = [lambda: env.history(0), lambda: env.seed, lambda: env.fen(1), lambda: env.closed]
+    try:
+        for k in range(400):
+            name = "close" if k % 2 else "read"
+            time.sleep(0.002)  # lets the stepper take the GIL and go back into a step
+            try:
+                env.close() if name == "close" else reads[k % len(reads)]()
+                closed_here = name == "close"
+            except ValueError as e:
+                assert "busy in another thread" in str(e), e
+                busy[name] += 1
+            if closed_here or min(busy.values()) >= 5:
+                break
+    finally:
+        stop.set()
+        t.join()
+    assert busy["close"] >= 1 and busy["read"] >= 1, busy
+    if closed_here:  # a close() that fell between two steps: the stepper saw it
+        assert len(errors) == 1 and "closed" in str(errors[0])
+    else:
+        assert not errors, errors
+        env.reset()
+        env.close()
+    # What never changes is read without waiting.
+    assert env.num_envs == 4 and len(env) == 4 and env.closed
+    with pytest.raises(ValueError, match="closed"):
+        env.step(np.zeros(4, dtype=np.int64))
+
+
+def test_512_envs_with_a_search_opponent_fit_in_2_gb() -> None:
+    """Issue 72, defect 2: a search opponent's table is sized by its node
+    budget (17 MB an env before: 512 envs aborted under 4 GB). Run in a
+    subprocess; its peak resident memory is read back."""
+    import subprocess
+    import sys
+
+    code = (
+        "import resource, numpy as np, dicechess as dc\n"
+        "env = dc.VecEnv('chess', 512, opponent='search:nodes=20', max_plies=60)\n"
+        "_, mask, *_ = env.reset()\n"
+        "for _ in range(40):\n"
+        "    _, mask, *_ = env.step(np.argmax(mask, axis=1))\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    peak_kb = int(out.stdout.split()[-1])
+    assert peak_kb < 2 * 2**20, f"peak resident memory {peak_kb / 2**20:.2f} GB"
+
+
+def test_envs_that_cannot_fit_are_refused_with_the_memory_they_need() -> None:
+    with pytest.raises(ValueError, match=r"65536 envs with opponent .* need about \d+ MB"):
+        dc.VecEnv("chess", 65536, opponent="search:ms=100,tt_mb=4096")
+    with pytest.raises(ValueError, match="search table"):
+        make_vec("chess", 4096, opponent="search:depth=4,tt_mb=4096")
