@@ -59,7 +59,7 @@ def test_out_of_range_integers_are_value_errors_naming_the_range() -> None:
             s.observation_tensor(player=bad)
         with pytest.raises(ValueError, match=r"depth must be from 1 to 8 \(or None"):
             dc.Agent("expectimax:depth=1").value(s, depth=bad)
-        with pytest.raises(IndexError, match=r"env index must be 0 or 1, got"):
+        with pytest.raises(IndexError, match=r"env index must be an int from 0 to 1, got"):
             dc.VecEnv("chess", 2).history(bad)
         ep = Episode("chess")
         with pytest.raises(ValueError, match=r"player must be 0 or 1"):
