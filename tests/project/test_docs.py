@@ -31,7 +31,7 @@ def test_readme_example_runs(index: int) -> None:
     exec(compile(code, f"README.md[python block {index}]", "exec"), {})
 
 
-@pytest.mark.parametrize("name", ["search.md"])
+@pytest.mark.parametrize("name", ["search.md", "guide.md"])
 def test_docs_examples_run(name: str) -> None:
     blocks = _python_blocks(ROOT / "docs" / name)
     assert blocks
