@@ -50,9 +50,9 @@ pub struct Lucky<G> {
     inner: G,
     luck: f64,
     phase: LuckPhase,
-    /// The FEN field of the start when it is not the phase a start position
-    /// implies (so that `options()` restarts the same game).
-    start_field: Option<String>,
+    /// The start's FEN, luck field included, when its phase is not the one
+    /// the position implies (so that `options()` restarts the same game).
+    start_fen: Option<String>,
 }
 
 /// The FEN field of `phase` (`luck:-`, `luck:?`, `luck:*`, `luck:*3`).
@@ -96,14 +96,14 @@ impl<G: Game> Lucky<G> {
             inner,
             luck: q,
             phase: LuckPhase::Own,
-            start_field: None,
+            start_fen: None,
         };
         g.settle();
         if let Some(f) = field {
             let phase = g.parse_field(f)?;
             if phase != g.phase {
                 g.phase = phase;
-                g.start_field = Some(phase_field(phase));
+                g.start_fen = Some(g.fen());
             }
         }
         Ok(g)
@@ -387,10 +387,8 @@ impl<G: Game> Game for Lucky<G> {
     }
     fn options(&self) -> Options {
         let mut o = self.inner.options();
-        if let (Some(field), Some(serde_json::Value::String(fen))) =
-            (&self.start_field, o.get_mut("fen"))
-        {
-            *fen = format!("{fen} {field}");
+        if let Some(fen) = &self.start_fen {
+            o.insert("fen".into(), fen.clone().into());
         }
         o.insert("luck".into(), serde_json::json!(self.luck));
         o

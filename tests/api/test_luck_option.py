@@ -76,6 +76,18 @@ def test_pickles_and_fens_read_back() -> None:
         assert dc.State("fluky", luck=0.3, fen=s.fen()).fen() == s.fen()
 
 
+def test_a_start_after_the_coin_pickles_and_restarts() -> None:
+    # The default position with the coin already tossed ("free"): the options
+    # must say so, or the replay would start at the coin.
+    start = dc.State("chess").fen() + " luck:-"
+    s = dc.State("chess", luck=0.2, fen=start)
+    assert not s.is_chance_node()
+    s.apply_san("e4")
+    again = pickle.loads(pickle.dumps(s))
+    assert again.fen() == s.fen()
+    assert dc.State("chess", **s.options).fen() == start
+
+
 def test_records_replay_games_with_luck() -> None:
     r = dc.playouts("chess:luck=0.4", 3, seed=5, max_plies=60)
     s = dc.State("chess", luck=0.4, max_plies=60)

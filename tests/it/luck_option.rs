@@ -296,3 +296,18 @@ fn draw_names_that_differ_in_case_reach_their_own_moves() {
         assert_eq!(with_game!(&h, x => x.fen()), format!("{after} luck:?"));
     }
 }
+
+/// A start whose coin was already tossed (`luck:-`) at the default position:
+/// the game's own options restart it there, not at the coin.
+#[test]
+fn options_restart_a_start_after_the_coin() {
+    let fen = format!("{} luck:-", dicechess::variants::chess::START_FEN);
+    let g = AnyGame::new(
+        "chess",
+        &opts(&[("luck", 0.2.into()), ("fen", fen.clone().into())]),
+    )
+    .unwrap();
+    assert_eq!(with_game!(&g, x => x.node()), Node::Decision(0));
+    let again = AnyGame::new("chess", &with_game!(&g, x => x.options())).unwrap();
+    assert_eq!(with_game!(&again, x => x.fen()), fen);
+}
