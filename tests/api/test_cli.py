@@ -155,3 +155,21 @@ def test_perft_and_play(capsys: pytest.CaptureFixture[str]) -> None:
 def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == 2
     assert "study" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--calibration-q", "0.4,0.1"], "increasing luck levels"),
+        (["--calibration-q", "0.1,lots"], "increasing luck levels"),
+        (["--luck-families", "search,nope"], "luck families among"),
+        (["--variants", "chess:luck=2"], "from 0 to 1"),
+    ],
+)
+def test_study_refuses_bad_luck_options(
+    args: list[str], needle: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["study", *args, "--no-progress"])
+    assert e.value.code == 2
+    assert needle in capsys.readouterr().err
