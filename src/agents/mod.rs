@@ -30,6 +30,7 @@ pub mod eval;
 pub mod expectimax;
 pub mod mcts;
 pub mod search;
+pub mod zero;
 
 pub use eval::Evaluate;
 

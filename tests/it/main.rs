@@ -36,3 +36,4 @@ mod shakmaty_diff;
 mod texel;
 mod vecenv;
 mod vegas;
+mod zero;
