@@ -37,6 +37,8 @@ __all__ = [
     "_agent_spec",
     "_playouts",
     "_playouts_callable",
+    "_zero_play",
+    "_zero_search",
     "_paired_playouts",
     "_recorded_pairs",
     "_roll_luck",
@@ -516,6 +518,62 @@ def _playouts_callable(
 ) -> dict[str, npt.NDArray[Any]]:
     """Games ``start .. start+count`` where an agent may be a Python callable
     ``state -> action`` (sequential, GIL held)."""
+
+#: A network for the search: ``evaluate(obs[B, C, H, W] float32, mask[B, A] bool)
+#: -> (logits[B, A], value[B])``, float32 or float64 numpy arrays.
+_Evaluate = Callable[
+    [npt.NDArray[np.float32], npt.NDArray[np.bool_]],
+    tuple[npt.NDArray[Any], npt.NDArray[Any]],
+]
+
+def _zero_play(
+    variant: str,
+    evaluators: list[_Evaluate],
+    seats: tuple[int | str, int | str],
+    games: int,
+    *,
+    start: int = 0,
+    parallel: int = 64,
+    seed: int = 0,
+    sims: int = 200,
+    c_puct: float = 1.25,
+    leaves_per_tree: int = 1,
+    dirichlet_alpha: float = 0.0,
+    dirichlet_frac: float = 0.25,
+    gumbel_m: int = 0,
+    c_visit: float = 50.0,
+    c_scale: float = 1.0,
+    temperature_plies: int = 0,
+    opening_plies: int = 0,
+    paired: bool = False,
+    record: bool = False,
+    progress: Callable[[int, int], object] | None = None,
+    options: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Games ``start .. start+games`` with network-guided search in the
+    seats given by an evaluator index (or a built-in agent spec); see
+    :mod:`dicechess.zero`. Returns ``obs``, ``policy``, ``z``,
+    ``root_value``, ``player``, ``game`` (one row per network decision when
+    ``record``), ``games`` (per finished game: ``index``,
+    ``seat_of_player0``, ``return0``, ``winner``, ``plies``,
+    ``chance_events``, ``termination``), ``leaves``, ``batches``,
+    ``interrupted``, ``seconds``, ``eval_seconds``."""
+
+def _zero_search(
+    state: State,
+    evaluate: _Evaluate,
+    *,
+    seed: int = 0,
+    sims: int = 200,
+    c_puct: float = 1.25,
+    leaves_per_tree: int = 8,
+    gumbel_m: int = 0,
+    c_visit: float = 50.0,
+    c_scale: float = 1.0,
+    temperature: float = 0.0,
+) -> tuple[int, float, npt.NDArray[np.uint32], npt.NDArray[np.float64]]:
+    """One network-guided search from a decision node: ``(action, value for
+    the deciding player, legal actions, improved policy)``."""
 
 def _roll_luck(
     variant: str,

@@ -235,10 +235,61 @@ def build_parser() -> argparse.ArgumentParser:
     )
     st.add_argument("--no-progress", action="store_true", help="no progress bar")
 
-    pl = sub.add_parser("play", help="play one random game and print it")
+    pl = sub.add_parser("play", help="play one game (random, or between agents) and print it")
     pl.add_argument("variant", type=_one_variant)
     pl.add_argument("--seed", type=int, default=0)
     pl.add_argument("--max-plies", type=_positive, default=None)
+    pl.add_argument(
+        "--agents",
+        nargs=2,
+        metavar=("WHITE", "BLACK"),
+        default=None,
+        help="agent specs for player 0 and player 1 (e.g. greedy "
+        "zero:model=runs/gardner/best.pt,sims=200); default: random moves",
+    )
+
+    tr = sub.add_parser(
+        "train",
+        help="train a network by self-play (AlphaZero style; needs dicechess[zero])",
+        description="Self-play with the network-guided search, a replay buffer and "
+        "checkpoints in OUT (best.pt, last.pt, buffer.npz, log.csv, log.json); a run "
+        "already in OUT resumes. Ctrl-C keeps the last finished iteration.",
+    )
+    tr.add_argument("variant", type=_one_variant)
+    tr.add_argument("--out", required=True, help="the run's directory")
+    tr.add_argument(
+        "--minutes", type=float, default=None, help="stop starting iterations after this"
+    )
+    tr.add_argument("--iterations", type=_positive, default=None, help="iterations to run")
+    tr.add_argument("--seed", type=int, default=0)
+    tr.add_argument("--blocks", type=_positive, default=6)
+    tr.add_argument("--channels", type=_positive, default=64)
+    tr.add_argument("--sims", type=_positive, default=64, help="self-play simulations a move")
+    tr.add_argument(
+        "--gumbel-m", type=int, default=16, help="Gumbel root actions (0: PUCT + Dirichlet)"
+    )
+    tr.add_argument("--games-per-iteration", type=_positive, default=64)
+    tr.add_argument("--parallel", type=_positive, default=64, help="self-play games in flight")
+    tr.add_argument("--eval-every", type=int, default=5)
+    tr.add_argument("--eval-pairs", type=int, default=20)
+    tr.add_argument("--eval-sims", type=_positive, default=64)
+    tr.add_argument(
+        "--device", default=None, help="torch device (default: cuda if present, else cpu)"
+    )
+    tr.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    ma = sub.add_parser(
+        "match",
+        help="a trained network against built-in agents, in pairs on common dice",
+    )
+    ma.add_argument("model", help="a model file (best.pt)")
+    ma.add_argument(
+        "opponents", nargs="+", help="agent specs (random, greedy, search:nodes=256, ...)"
+    )
+    ma.add_argument("--pairs", type=_positive, default=200)
+    ma.add_argument("--sims", type=_positive, default=200)
+    ma.add_argument("--seed", type=int, default=0)
+    ma.add_argument("--opening-plies", type=int, default=2)
 
     pf = sub.add_parser("perft", help="count leaf nodes of the move tree")
     pf.add_argument("variant", type=_one_variant)
@@ -404,6 +455,13 @@ def _cmd_play(args: argparse.Namespace) -> int:
     opts = {} if args.max_plies is None else {"max_plies": args.max_plies}
     s = _core.State(args.variant, **opts)
     rng = random.Random(args.seed)
+    deciders: list[Any] = [None, None]
+    if args.agents is not None:
+        from .runner import check_agent
+
+        for p, spec in enumerate(args.agents):
+            agent = check_agent(spec)
+            deciders[p] = agent if callable(agent) else _core.Agent(agent, seed=args.seed).select
     words = []
     while not s.is_terminal():
         if s.is_chance_node():
@@ -411,12 +469,72 @@ def _cmd_play(args: argparse.Namespace) -> int:
             a = rng.choices(acts, weights=probs)[0]
             words.append(f"[{s.action_to_string(a)}]")
         else:
-            a = rng.choice(s.legal_actions())
+            decide = deciders[s.current_player()]
+            a = rng.choice(s.legal_actions()) if decide is None else int(decide(s))
             words.append(s.action_to_string(a))
         s.apply_action(a)
     print(" ".join(words))
     print(s)
     print(f"result: {s.termination()}, returns {s.returns()}")
+    return 0
+
+
+def _cmd_train(args: argparse.Namespace) -> int:
+    if args.minutes is None and args.iterations is None:
+        raise ValueError("give --minutes or --iterations (or both)")
+    from . import zero
+
+    r = zero.train(
+        args.variant,
+        args.out,
+        minutes=args.minutes,
+        iterations=args.iterations,
+        progress=not args.no_progress,
+        device=args.device,
+        seed=args.seed,
+        blocks=args.blocks,
+        channels=args.channels,
+        sims=args.sims,
+        gumbel_m=args.gumbel_m,
+        games_per_iteration=args.games_per_iteration,
+        parallel=args.parallel,
+        eval_every=args.eval_every,
+        eval_pairs=args.eval_pairs,
+        eval_sims=args.eval_sims,
+    )
+    last = r.log[-1] if r.log else {}
+    scores = ", ".join(
+        f"{k[6:]} {v:.3f}"
+        for k, v in last.items()
+        if k.startswith("score_") and not k.endswith(("_lo", "_hi"))
+    )
+    state = "interrupted" if r.interrupted else "done"
+    print(
+        f"{state}: {r.iterations} iterations in {r.out}"
+        + (f"; last evaluation: {scores}" if scores else "")
+    )
+    return 130 if r.interrupted else 0
+
+
+def _cmd_match(args: argparse.Namespace) -> int:
+    from . import zero
+
+    net, info = zero.load_model(args.model)
+    ev = zero.Evaluator(net)
+    for opp in args.opponents:
+        m = zero.match(
+            ev,
+            info["variant"],
+            opp,
+            args.pairs,
+            sims=args.sims,
+            seed=args.seed,
+            opening_plies=args.opening_plies,
+            options=info.get("options", {}),
+        )
+        print(m)
+        if m.interrupted:
+            return 130
     return 0
 
 
@@ -563,6 +681,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     handlers = {
         "study": _cmd_study,
         "play": _cmd_play,
+        "train": _cmd_train,
+        "match": _cmd_match,
         "perft": _cmd_perft,
         "bench": _cmd_bench,
         "analyse": _cmd_analyse,

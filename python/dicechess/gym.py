@@ -121,6 +121,10 @@ def resolve_opponent(spec: Opponent, seed: int, env: DiceChessEnv) -> Callable[[
         )
     if spec == "random":
         return _RandomOpponent(env)
+    if spec.startswith("zero:"):
+        from .zero import ZeroAgent
+
+        return ZeroAgent.from_spec(spec)
     from . import _core
 
     agent = _core.Agent(spec, seed=seed)  # ValueError listing the valid specs
@@ -243,6 +247,9 @@ class DiceChessEnv(gymnasium.Env):
         self.options = dict(options)
         self.render_mode = render_mode
         self._agent_player_opt = agent_player
+        if isinstance(opponent, str) and opponent.startswith("zero:"):
+            # A trained network decides from Python, as a callable does.
+            opponent = resolve_opponent(opponent, 0, self)
         self._opponent_spec = opponent
         # validate the spec eagerly (callable, "random", or Agent spec)
         resolve_opponent(opponent, 0, self)

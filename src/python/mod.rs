@@ -23,6 +23,7 @@ mod features;
 mod paired;
 mod records;
 mod vecenv;
+mod zero;
 
 fn value_error(e: GameError) -> PyErr {
     PyValueError::new_err(e.0)
@@ -520,6 +521,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_state_from_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(_random_playouts, m)?)?;
     m.add_function(wrap_pyfunction!(callables::_playouts_callable, m)?)?;
+    m.add_function(wrap_pyfunction!(zero::_zero_play, m)?)?;
+    m.add_function(wrap_pyfunction!(zero::_zero_search, m)?)?;
     agents::register(m)?;
     paired::register(m)?;
     records::register(m)?;

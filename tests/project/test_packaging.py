@@ -38,6 +38,7 @@ EXTRA_NEEDS = {
     "plot": {"matplotlib", "pandas", "scipy"},  # `dicechess study` plots and tables
     "anchor": {"chess"},  # `dicechess study --anchor stockfish`
     "jupyter": {"ipywidgets"},  # the replay slider
+    "zero": {"torch"},  # dicechess.zero, `dicechess train`
 }
 
 

@@ -22,6 +22,11 @@ def check_agent(spec: object) -> AgentLike:
     """The canonical spec (the core's parser raises ValueError listing the
     valid specs), or the callable itself."""
     if isinstance(spec, str):
+        if spec.startswith("zero:"):
+            # A trained network (dicechess.zero): a Python agent.
+            from ..zero import ZeroAgent
+
+            return ZeroAgent.from_spec(spec)
         return _core._agent_spec(spec)
     if callable(spec):
         return spec

@@ -1,0 +1,178 @@
+"""Playing with a network: matches against built-in agents in pairs on
+common dice (many games at once, one network call per batch), and the
+network as an agent ``state -> action`` for arenas, playouts, env
+opponents and ``dicechess play``."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .. import _core
+from .._core import State
+from ..sim import wilson_interval
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A network against an opponent: ``games`` games in pairs on common
+    dice (the network White in one game of a pair, Black in the other)."""
+
+    opponent: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    #: Interrupted before every pair finished (the counts are the games that did).
+    interrupted: bool = False
+
+    @property
+    def score(self) -> float:
+        """Points per game (a win 1, a draw 1/2)."""
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else float("nan")
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The score's 95% Wilson interval (draws as half a point)."""
+        return wilson_interval(self.wins + 0.5 * self.draws, self.games)
+
+    def __str__(self) -> str:
+        lo, hi = self.interval
+        return (
+            f"{self.opponent}: {self.score:.3f} [{lo:.3f}, {hi:.3f}] over {self.games} games "
+            f"(+{self.wins} ={self.draws} -{self.losses})"
+        )
+
+
+def match(
+    evaluate: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]],
+    variant: str,
+    opponent: str,
+    pairs: int,
+    *,
+    sims: int = 200,
+    seed: int = 0,
+    opening_plies: int = 2,
+    parallel: int = 64,
+    gumbel_m: int = 0,
+    c_puct: float = 1.25,
+    options: dict[str, Any] | None = None,
+    progress: Callable[[int, int], object] | None = None,
+) -> MatchResult:
+    """Plays ``pairs`` pairs of games of the network (``evaluate``, e.g. a
+    :class:`dicechess.zero.Evaluator`) with ``sims`` simulations a move
+    against ``opponent`` (a built-in agent spec), the pair's two games on
+    the same dice and the same ``opening_plies`` uniformly random first
+    decisions (so that deterministic players in a game without dice do not
+    play every pair alike). The network decides by most visits (no noise).
+    Ctrl-C returns the games finished so far (``interrupted=True``)."""
+    opp = _core._agent_spec(opponent)
+    r = _core._zero_play(
+        variant,
+        [evaluate],
+        (0, opp),
+        2 * pairs,
+        parallel=parallel,
+        seed=seed,
+        sims=sims,
+        c_puct=c_puct,
+        gumbel_m=gumbel_m,
+        opening_plies=opening_plies,
+        paired=True,
+        progress=(lambda g, _s: progress(g, 2 * pairs)) if progress else None,
+        options=options or {},
+    )
+    g = r["games"]
+    # The network is seat 0: player 0 in even games, player 1 in odd ones.
+    net_return = np.where(g["seat_of_player0"] == 0, g["return0"], -g["return0"])
+    return MatchResult(
+        opponent=opp,
+        games=len(net_return),
+        wins=int((net_return > 0).sum()),
+        draws=int((net_return == 0).sum()),
+        losses=int((net_return < 0).sum()),
+        interrupted=bool(r["interrupted"]),
+    )
+
+
+class ZeroAgent:
+    """A network as an agent ``state -> action``: one search of ``sims``
+    simulations per decision (``leaves_per_tree`` leaves per network call),
+    the most visited decision. ``ZeroAgent.from_spec("zero:model=DIR/best.pt,sims=200")``
+    builds one from a spec string, which arenas, playouts, env opponents and
+    ``dicechess play`` also take."""
+
+    def __init__(
+        self,
+        model: str | os.PathLike[str] | Any,
+        *,
+        sims: int = 200,
+        c_puct: float = 1.25,
+        gumbel_m: int = 0,
+        leaves_per_tree: int = 8,
+        seed: int = 0,
+        device: str | None = None,
+    ) -> None:
+        from .checkpoint import load_model
+        from .net import Evaluator, ZeroNet
+
+        self.info: dict[str, Any]
+        if isinstance(model, ZeroNet):
+            net, self.info = model, {}
+            self.name = "zero"
+        else:
+            net, self.info = load_model(model, device)
+            self.name = f"zero:model={model}"
+        self.evaluator = Evaluator(net, device)
+        self.sims, self.c_puct, self.gumbel_m = int(sims), float(c_puct), int(gumbel_m)
+        self.leaves_per_tree, self.seed = int(leaves_per_tree), int(seed)
+        self.__qualname__ = f"{self.name},sims={self.sims}"
+
+    @classmethod
+    def from_spec(cls, spec: str) -> ZeroAgent:
+        """``zero:model=PATH[,sims=N][,c_puct=X][,gumbel_m=M][,leaves_per_tree=K][,seed=S][,device=D]``."""
+        name, _, rest = spec.partition(":")
+        if name != "zero":
+            raise ValueError(f"not a zero spec: {spec!r}")
+        kw: dict[str, Any] = {}
+        ints = {"sims", "gumbel_m", "leaves_per_tree", "seed"}
+        for part in filter(None, (p.strip() for p in rest.split(","))):
+            key, eq, value = part.partition("=")
+            if not eq:
+                raise ValueError(f"zero spec {spec!r}: {part!r} is not key=value")
+            if key in ints:
+                kw[key] = int(value)
+            elif key == "c_puct":
+                kw[key] = float(value)
+            elif key in ("model", "device"):
+                kw[key] = value
+            else:
+                raise ValueError(
+                    f"zero spec {spec!r}: unknown key {key!r} (model, sims, c_puct, gumbel_m, "
+                    "leaves_per_tree, seed, device)"
+                )
+        if "model" not in kw:
+            raise ValueError(f"zero spec {spec!r} needs model=PATH (a best.pt written by training)")
+        return cls(kw.pop("model"), **kw)
+
+    def search(self, state: State) -> tuple[int, float, np.ndarray, np.ndarray]:
+        """``(action, value for the deciding player, legal actions, policy)``."""
+        return _core._zero_search(
+            state,
+            self.evaluator,
+            seed=self.seed,
+            sims=self.sims,
+            c_puct=self.c_puct,
+            gumbel_m=self.gumbel_m,
+            leaves_per_tree=self.leaves_per_tree,
+        )
+
+    def __call__(self, state: State) -> int:
+        return int(self.search(state)[0])
+
+    def __repr__(self) -> str:
+        return f"ZeroAgent({self.__qualname__!r})"

@@ -1,0 +1,244 @@
+"""dicechess.zero: the batched network-guided search from Python (errors
+for bad evaluator output, reproducibility), a tiny training run that
+resumes bit-exactly, Ctrl-C keeping the last checkpoint, and a trained
+network as an agent everywhere agents are named."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+
+import dicechess as dc
+from dicechess import _core, zero
+from dicechess.cli import main as cli_main
+
+TINY: dict[str, Any] = dict(
+    blocks=1,
+    channels=8,
+    sims=8,
+    gumbel_m=4,
+    games_per_iteration=4,
+    parallel=4,
+    buffer_size=1000,
+    batch_size=32,
+    train_steps=3,
+    eval_every=2,
+    eval_pairs=1,
+    eval_sims=4,
+    eval_opponents=("random",),
+)
+
+
+@pytest.fixture(autouse=True)
+def one_thread() -> Any:
+    """Bit-exact comparisons need the same thread count for every forward."""
+    old = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(old)
+
+
+def uniform(obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return np.zeros(mask.shape, np.float32), np.zeros(len(obs), np.float32)
+
+
+def play(evaluate: Any, **kw: Any) -> dict[str, Any]:
+    args: dict[str, Any] = dict(sims=4, record=True)
+    args.update(kw)
+    return _core._zero_play("gardner", [evaluate], (0, 0), 2, **args)
+
+
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        (
+            lambda o, m: (np.zeros((len(o), 7), np.float32), np.zeros(len(o), np.float32)),
+            r"shape \(\d+, 1225\)",
+        ),
+        (
+            lambda o, m: (np.zeros(m.shape, np.float32), np.zeros(len(o) + 1, np.float32)),
+            r"value has shape",
+        ),
+        (
+            lambda o, m: (np.zeros(m.shape, np.int64), np.zeros(len(o), np.float32)),
+            r"float32 or float64",
+        ),
+        (
+            lambda o, m: (np.full(m.shape, np.nan, np.float32), np.zeros(len(o), np.float32)),
+            r"finite",
+        ),
+        (
+            lambda o, m: (np.zeros(m.shape, np.float32), np.full(len(o), np.inf, np.float32)),
+            r"finite",
+        ),
+        (lambda o, m: np.zeros(m.shape, np.float32), r"must return \(logits, value\)"),
+        (lambda o, m: [np.zeros(m.shape), np.zeros(len(o))], r"must return \(logits, value\)"),
+    ],
+)
+def test_bad_evaluator_output_is_a_clear_error(bad: Any, message: str) -> None:
+    with pytest.raises((ValueError, TypeError), match=message):
+        play(bad)
+    with pytest.raises((ValueError, TypeError), match=message):
+        _core._zero_search(dc.State("gardner"), bad, sims=4)
+
+
+def test_an_evaluator_exception_propagates() -> None:
+    def boom(obs: np.ndarray, mask: np.ndarray) -> Any:
+        raise RuntimeError("net on fire")
+
+    with pytest.raises(RuntimeError, match="net on fire"):
+        play(boom)
+
+
+def test_bad_arguments_name_what_is_allowed() -> None:
+    with pytest.raises(ValueError, match="sims must be"):
+        play(uniform, sims=0)
+    with pytest.raises(ValueError, match="seat is an evaluator index"):
+        _core._zero_play("gardner", [uniform], (0, 3), 2)
+    with pytest.raises(ValueError, match="valid"):
+        _core._zero_play("gardner", [uniform], (0, "nonsense"), 2)
+    with pytest.raises(TypeError, match="callable"):
+        _core._zero_play("gardner", [42], (0, 0), 2)  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="not a decision node"):
+        _core._zero_search(dc.State("dice_chess"), uniform)
+    with pytest.raises(ValueError, match="dirichlet_frac"):
+        play(uniform, dirichlet_frac=2.0)
+
+
+def test_the_evaluator_sees_observations_and_legal_masks() -> None:
+    seen: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def spy(obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        seen.append((obs.copy(), mask.copy()))
+        return uniform(obs, mask)
+
+    _core._zero_search(dc.State("gardner"), spy, sims=1)
+    obs, mask = seen[0]
+    s = dc.State("gardner")
+    assert obs.shape == (1, *s.observation_tensor(0).shape) and obs.dtype == np.float32
+    np.testing.assert_array_equal(obs[0], s.observation_tensor(0))
+    np.testing.assert_array_equal(mask[0], s.legal_actions_mask())
+
+
+def test_self_play_is_reproducible_and_independent_of_games_in_flight() -> None:
+    net = zero.ZeroNet(zero.NetShape.for_variant("fluky", blocks=1, channels=8))
+    ev = zero.Evaluator(net)
+    kw: dict[str, Any] = dict(
+        sims=6, gumbel_m=0, dirichlet_alpha=0.3, temperature_plies=4, record=True
+    )
+    a = _core._zero_play("fluky", [ev], (0, 0), 4, parallel=1, seed=3, **kw)
+    b = _core._zero_play("fluky", [ev], (0, 0), 4, parallel=4, seed=3, **kw)
+    order_a, order_b = np.argsort(a["game"], kind="stable"), np.argsort(b["game"], kind="stable")
+    np.testing.assert_array_equal(a["policy"][order_a], b["policy"][order_b])
+    np.testing.assert_array_equal(a["z"][order_a], b["z"][order_b])
+    assert b["batches"] < a["batches"]
+    # Each row's policy is a distribution over legal actions.
+    np.testing.assert_allclose(a["policy"].sum(1), 1.0, rtol=1e-5)
+    c = _core._zero_play("fluky", [ev], (0, 0), 4, parallel=4, seed=4, **kw)
+    assert not np.array_equal(np.sort(c["z"]), np.sort(b["z"])) or len(c["z"]) != len(b["z"])
+
+
+def state_dict(path: Path) -> dict[str, torch.Tensor]:
+    return torch.load(path, weights_only=False)["model"]["state_dict"]  # type: ignore[no-any-return]
+
+
+def test_a_tiny_run_trains_and_resumes_bit_exactly(tmp_path: Path) -> None:
+    straight = zero.train("gardner", tmp_path / "a", iterations=3, progress=False, **TINY)
+    assert straight.iterations == 3 and not straight.interrupted
+    assert [r["iteration"] for r in straight.log] == [1, 2, 3]
+    assert "score_random" in straight.log[1]
+    for name in ("best.pt", "last.pt", "buffer.npz", "log.csv", "log.json"):
+        assert (tmp_path / "a" / name).is_file()
+    zero.train("gardner", tmp_path / "b", iterations=1, progress=False, **TINY)
+    resumed = zero.train("gardner", tmp_path / "b", iterations=2, progress=False, **TINY)
+    assert resumed.iterations == 3
+    sa, sb = state_dict(tmp_path / "a" / "last.pt"), state_dict(tmp_path / "b" / "last.pt")
+    assert sa.keys() == sb.keys()
+    for k in sa:
+        assert torch.equal(sa[k], sb[k]), k
+    # The logs agree too (but for the timings).
+    timing = ("seconds", "forward_share")
+    strip = [{k: v for k, v in r.items() if not k.endswith(timing)} for r in straight.log]
+    assert strip == [{k: v for k, v in r.items() if not k.endswith(timing)} for r in resumed.log]
+    # Another configuration in the same directory is refused.
+    with pytest.raises(ValueError, match="another configuration"):
+        zero.train("gardner", tmp_path / "b", iterations=1, progress=False, **{**TINY, "sims": 9})
+
+
+def test_ctrl_c_keeps_the_last_finished_iteration(tmp_path: Path, monkeypatch: Any) -> None:
+    calls = {"n": 0}
+    real = zero.Trainer.train_steps
+
+    def flaky(self: zero.Trainer, n: int) -> dict[str, float]:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise KeyboardInterrupt
+        return real(self, n)
+
+    monkeypatch.setattr(zero.Trainer, "train_steps", flaky)
+    r = zero.train("gardner", tmp_path, iterations=3, progress=False, **TINY)
+    assert r.interrupted and r.iterations == 1 and len(r.log) == 1
+    assert torch.load(tmp_path / "last.pt", weights_only=False)["iteration"] == 1
+    monkeypatch.setattr(zero.Trainer, "train_steps", real)
+    again = zero.train("gardner", tmp_path, iterations=1, progress=False, **TINY)
+    assert again.iterations == 2 and not again.interrupted
+
+
+def test_a_trained_network_is_an_agent_everywhere(tmp_path: Path, capsys: Any) -> None:
+    zero.train("gardner", tmp_path, iterations=1, progress=False, **TINY)
+    spec = f"zero:model={tmp_path / 'best.pt'},sims=4"
+    agent = zero.ZeroAgent.from_spec(spec)
+    s = dc.State("gardner")
+    assert agent(s) in s.legal_actions()
+    action, value, actions, policy = agent.search(s)
+    assert -1 <= value <= 1 and set(actions) == set(s.legal_actions())
+    assert abs(policy.sum() - 1) < 1e-9
+    r = dc.arena("gardner", [spec, "random"], 2)
+    assert len(r.winner) == 2
+    p = dc.playouts("gardner", 1, agents=(spec, "greedy"))
+    assert len(p.winner) == 1
+    assert cli_main(["play", "gardner", "--agents", spec, "random"]) == 0
+    assert "result:" in capsys.readouterr().out
+    assert (
+        cli_main(["match", str(tmp_path / "best.pt"), "random", "--pairs", "1", "--sims", "2"]) == 0
+    )
+    assert "random:" in capsys.readouterr().out
+    m = zero.match(agent.evaluator, "gardner", "random", 2, sims=2)
+    assert m.games == 4 and m.wins + m.draws + m.losses == 4
+    lo, hi = m.interval
+    assert 0 <= lo <= m.score <= hi <= 1
+    with pytest.raises(ValueError, match="needs model=PATH"):
+        zero.ZeroAgent.from_spec("zero:sims=4")
+    with pytest.raises(ValueError, match="unknown key"):
+        zero.ZeroAgent.from_spec(f"zero:model={tmp_path / 'best.pt'},depth=3")
+    with pytest.raises(FileNotFoundError):
+        zero.ZeroAgent.from_spec("zero:model=/nonexistent/best.pt")
+    (tmp_path / "junk.pt").write_bytes(b"not a model")
+    with pytest.raises(ValueError, match="not a dicechess.zero model"):
+        zero.load_model(tmp_path / "junk.pt")
+
+
+def test_the_train_command(tmp_path: Path, capsys: Any) -> None:
+    argv = ["train", "gardner", "--out", str(tmp_path), "--iterations", "1", "--no-progress"]
+    argv += ["--blocks", "1", "--channels", "8", "--sims", "4", "--gumbel-m", "2"]
+    argv += ["--games-per-iteration", "2", "--parallel", "2", "--eval-pairs", "0"]
+    assert cli_main(argv) == 0
+    assert "done: 1 iterations" in capsys.readouterr().out
+    assert cli_main(["train", "gardner", "--out", str(tmp_path)]) == 2
+    assert "--minutes or --iterations" in capsys.readouterr().err
+
+
+def test_without_torch_the_message_names_the_extra() -> None:
+    code = "import sys; sys.modules['torch'] = None\nimport dicechess.zero"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode != 0
+    assert "pip install 'dicechess[zero]'" in r.stderr
+    # The rest of the package imports without torch.
+    code = "import sys; sys.modules['torch'] = None\nimport dicechess; dicechess.State('gardner')"
+    assert subprocess.run([sys.executable, "-c", code]).returncode == 0
