@@ -81,6 +81,7 @@ def test_optional_imports_are_covered_by_extras() -> None:
         "chess": "chess",
         "stable_baselines3": "stable-baselines3",
         "sb3_contrib": "sb3-contrib",
+        "torch": "torch",
     }
     base = {_name(r) for r in PROJECT["dependencies"]}
     found = set()
