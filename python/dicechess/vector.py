@@ -169,6 +169,7 @@ class DiceChessVectorEnv(gym.vector.VectorEnv):
             autoreset=_MODE_NAMES[mode],
             **options,
         )
+        """The Rust vector env (``dicechess.VecEnv``) that steps every game."""
         self._mask: np.ndarray | None = None
         self.num_envs = num_envs
         self.single_observation_space = observation_space(

@@ -132,3 +132,18 @@ def test_replay_slider_works_without_a_kernel(tmp_path: Path) -> None:
     )
     dom = _chromium("--dump-dom", page.as_uri())
     assert _title(dom.stdout) == "3:3: Nf3"
+
+
+def test_api_pages_show_no_export_lists_or_stray_markup(site: Path) -> None:
+    """The API reference once showed ``__all__`` as an attribute, reST's ``::`` as text and
+    an undocumented ``env = env``."""
+    for page in sorted((site / "reference").glob("*/index.html")):
+        text = page.read_text(encoding="utf-8")
+        assert ".__all__" not in text, page
+        assert not re.search(r"::\s*</p>|<p>::", text), page
+        for m in re.finditer(r'id="([\w.]+\.env)" class="doc doc-heading"', text):
+            # The attribute's own entry, up to the next heading, holds a sentence about it.
+            entry = text[m.end() :].split('class="doc doc-heading"', 1)[0]
+            contents = entry.split('class="doc doc-contents', 1)[-1]
+            words = re.sub(r"<[^>]+>|&\w+;", " ", contents).split()
+            assert len(words) > 5, (m[1], words)
