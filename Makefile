@@ -50,7 +50,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 VENV_STAMP := $(VENV)/.requirements-dev.stamp
 
-.PHONY: help venv rust-tools lint fmt rust-test develop wheel pytest notebooks \
+.PHONY: help venv rust-tools lint fmt rust-test develop wheel pytest notebooks notebooks-update browser \
         test test-slow perft bench bench-instructions bench-strength fuzz study typecheck clean distclean \
         docs sdist wheel-musl venv-rl test-rl test-rl-slow
 
@@ -70,10 +70,13 @@ help:
 	@echo "make fmt         apply rustfmt and ruff format"
 	@echo "make typecheck   mypy on python/dicechess"
 	@echo "make venv        create .venv from requirements-dev.txt"
+	@echo "make browser     install Chromium (Debian) for the docs screenshot tests, if missing"
 	@echo "make develop     build the extension (release) into .venv"
 	@echo "make wheel       build the manylinux2014 abi3 wheel into dist/ (checked by auditwheel)"
 	@echo "make wheel-musl  build the musllinux_1_2 abi3 wheel into dist/"
 	@echo "make sdist       build the source distribution into dist/"
+	@echo "make notebooks   run the notebooks; fails unless their stored outputs are current"
+	@echo "make notebooks-update  run the notebooks and store their fresh outputs"
 	@echo "make docs        build the documentation site into site/ (mkdocs --strict)"
 	@echo "make clean       remove build outputs; make distclean also removes .venv"
 
@@ -169,26 +172,46 @@ ifdef CI
 	rm -rf target/debug
 endif
 
+# Headless Chromium for tests/project/test_site_screenshots.py (the docs site's
+# pages as a reader sees them): Debian's package, installed when missing if we
+# are root (CI is; about 30 s with the package lists' update), else a message.
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing chromium (apt-get) for the docs screenshot tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	      --no-install-recommends chromium >/dev/null; \
+	  else echo "the docs screenshot tests need Chromium: sudo apt-get install chromium"; exit 1; fi; }
+
 # tests/rl/test_rl_libraries.py imports torch, SB3, RLlib and Tianshou
 # outright (an ImportError, never a skip), hence venv-rl.
-pytest: venv venv-rl
+pytest: venv venv-rl browser
 	$(VENV)/bin/pytest -m "not slow" -q $(PYTEST_ARGS)
 
 # Notebooks that need the torch-based RL libraries (also run alone by `make test-rl`).
 RL_NOTEBOOKS := notebooks/06_maskable_ppo.ipynb
-NBMAKE_ENV := JUPYTER_PATH=$(VENV_ABS)/share/jupyter JUPYTER_PREFER_ENV_PATH=1
+KERNEL_ENV := JUPYTER_PATH=$(VENV_ABS)/share/jupyter JUPYTER_PREFER_ENV_PATH=1
 
-# Notebooks run top to bottom (nbmake), when there are any. They need the
-# extension: on a fresh clone (dicechess not importable yet) this builds it.
+# The notebooks are committed with their outputs (GitHub and the docs site show
+# them). `make notebooks` runs each top to bottom (scripts/notebooks.py, nbclient)
+# and fails when a cell raises or the stored outputs are not current (the code
+# cells, and the kinds of output each cell shows; not the numbers, which vary);
+# `make notebooks-update` runs them and writes the fresh outputs back. They need
+# the extension: on a fresh clone (dicechess not importable yet) this builds it.
 # Their kernel ("python3") must be the venv's ipykernel, never a kernelspec in
 # the home directory: JUPYTER_PATH puts the venv's kernelspecs first and
 # JUPYTER_PREFER_ENV_PATH ranks the environment above user directories.
+NOTEBOOKS_RUN = $(KERNEL_ENV) $(VPY) scripts/notebooks.py
 notebooks: venv venv-rl
 	@if compgen -G 'notebooks/*.ipynb' >/dev/null; then \
 	  $(VPY) -c 'import dicechess._core' 2>/dev/null || $(MAKE) develop; \
-	  echo "$(VENV)/bin/pytest --nbmake -q -p no:cacheprovider notebooks"; \
-	  $(NBMAKE_ENV) $(VENV)/bin/pytest --nbmake -q -p no:cacheprovider notebooks; \
+	  echo "$(NOTEBOOKS_RUN)"; \
+	  $(NOTEBOOKS_RUN); \
 	else echo "no notebooks to run"; fi
+
+notebooks-update: venv venv-rl
+	$(VPY) -c 'import dicechess._core' 2>/dev/null || $(MAKE) develop
+	$(NOTEBOOKS_RUN) --update
 
 # The order matters and is kept (.NOTPARALLEL): cheap checks first (lint,
 # mypy on the package against its stubs, the docs site), then the Rust tests,
@@ -209,7 +232,7 @@ test-slow: venv venv-rl develop
 # libraries are installed.
 test-rl: venv-rl develop
 	$(VENV)/bin/pytest -m "not slow" -q tests/rl/test_rl_libraries.py $(PYTEST_ARGS)
-	$(NBMAKE_ENV) $(VENV)/bin/pytest --nbmake -q -p no:cacheprovider $(RL_NOTEBOOKS)
+	$(NOTEBOOKS_RUN) $(RL_NOTEBOOKS)
 
 test-rl-slow: venv-rl develop
 	$(VENV)/bin/pytest -m slow -q tests/rl/test_rl_libraries.py $(PYTEST_ARGS)

@@ -169,6 +169,7 @@ class LegalDiscrete(spaces.Discrete):
     def __init__(self, n: int, env: Any = None) -> None:
         super().__init__(n)
         self.env = env
+        """The env whose current legal actions ``sample()`` draws from (None: any action)."""
 
     def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
         """A uniformly random action; legal ones only when no mask is given."""

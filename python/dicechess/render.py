@@ -1,4 +1,4 @@
-"""Drawing states: text (ANSI), SVG (Jupyter) and RGB arrays (Pillow).
+"""Drawing states: text (ANSI), SVG (Jupyter), and PNG and RGB arrays rasterised from the SVG.
 
 Only what the public API shows is drawn: the board from ``state.fen()``, and the
 status lines of ``str(state)`` (player to move, dice, stocks, pending rolls, …).
@@ -35,6 +35,7 @@ __all__ = [
     "dice_used",
     "paused_squares",
     "plain_text",
+    "png",
     "rgb_array",
     "svg",
 ]
@@ -302,88 +303,57 @@ def svg(state: State, size: int = 360) -> str:
     return "\n".join(out)
 
 
+#: The fonts the SVG is rasterised with (subsets of DejaVu Sans and Sans Mono, shipped in
+#: the package so that boards look the same on every machine; scripts/subset_fonts.py).
+_FONTS = ("DejaVuSans.ttf", "DejaVuSansMono.ttf")
+
+
+def png(state: State, square: int = 48) -> bytes:
+    """:func:`svg` rasterised to PNG bytes by resvg (``resvg-py``) with the
+    fonts shipped in ``dicechess/fonts`` (no system library or font needed).
+    Needs ``pip install 'dicechess[render]'``."""
+    try:
+        import resvg_py
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "rasterising boards (render_mode='rgb_array', render.png) needs resvg-py: "
+            "pip install 'dicechess[render]'"
+        ) from e
+    from importlib.resources import files
+
+    rows = board(state)
+    size = square * max(len(rows), max((len(r) for r in rows), default=8))
+    fonts = files(__package__) / "fonts"
+    return bytes(
+        resvg_py.svg_to_bytes(
+            svg_string=svg(state, size=size),
+            skip_system_fonts=True,
+            font_files=[str(fonts / f) for f in _FONTS],
+            font_family="DejaVu Sans",
+            sans_serif_family="DejaVu Sans",
+            serif_family="DejaVu Sans",
+            monospace_family="DejaVu Sans Mono",
+        )
+    )
+
+
 def rgb_array(state: State, square: int = 48) -> npt.NDArray[np.uint8]:
-    """An RGB image ``(height, width, 3)`` uint8 with the content of
-    :func:`svg`: the board with coordinates and highlights, the pieces (a
-    disc with the piece letter), paused cubes, the dice faces and the status
-    lines. Needs Pillow (``pip install dicechess[render]``)."""
+    """An RGB image ``(height, width, 3)`` uint8: :func:`svg` drawn with
+    ``square`` pixels a square, rasterised by resvg (:func:`png`), so that it
+    looks exactly like the SVG boards. Needs ``pip install 'dicechess[render]'``
+    (resvg-py and Pillow, both wheels with no system library)."""
+    import io
+
     import numpy as np
 
     try:
-        from PIL import Image, ImageDraw, ImageFont
+        from PIL import Image
     except ImportError as e:  # pragma: no cover - depends on the environment
         raise ImportError(
             "render_mode='rgb_array' needs Pillow: pip install 'dicechess[render]'"
         ) from e
-    rows = board(state)
-    nr = len(rows)
-    nf = max((len(r) for r in rows), default=8)
-    m = margin(square)
-    lines = [plain_text(ln) for ln in caption(state)]
-    faces = dice_faces(state)
-    w = nf * square + m
-    cap = int(_caption_size(lines, w, 11))
-    line_h = cap + 3
-    dice_h = square + 8 if faces else 0
-    h = nr * square + m + dice_h + line_h * len(lines) + 6
-    img = Image.new("RGB", (w, h), (255, 255, 255))
-    draw = ImageDraw.Draw(img)
-    font: Any
-    try:
-        font = ImageFont.load_default(size=square // 2)
-        small: Any = ImageFont.load_default(size=cap)
-        coord_font: Any = ImageFont.load_default(size=max(6, int(m * 0.7)))
-    except TypeError:  # pragma: no cover - Pillow < 10.1
-        font = small = coord_font = ImageFont.load_default()
-    last = set(last_move_squares(state))
-    check = check_square(state)
-
-    def piece_disc(x: int, y: int, piece: str, d: int) -> None:
-        white = piece.isupper()
-        k = d // 8
-        fill = (250, 250, 250) if white else (30, 30, 30)
-        draw.ellipse([x + k, y + k, x + d - k, y + d - k], fill=fill, outline=(0, 0, 0), width=2)
-        ink = (0, 0, 0) if white else (255, 255, 255)
-        draw.text((x + d / 2, y + d / 2), piece.upper(), fill=ink, font=font, anchor="mm")
-
-    for r, row in enumerate(rows):
-        for f in range(nf):
-            x, y = m + f * square, r * square
-            color = _DARK if (nr - 1 - r + f) % 2 == 0 else _LIGHT  # a1 dark
-            if (r, f) in last:
-                color = _LAST
-            if (r, f) == check:
-                color = _CHECK
-            draw.rectangle([x, y, x + square - 1, y + square - 1], fill=color)
-            piece = row[f] if f < len(row) else None
-            if piece:
-                piece_disc(x, y, piece, square)
-    for r in range(nr):
-        draw.text((m / 2, r * square + square / 2), str(nr - r), fill=(0, 0, 0),
-                  font=coord_font, anchor="mm")  # fmt: skip
-    for f in range(nf):
-        draw.text((m + f * square + square / 2, nr * square + m / 2), chr(ord("a") + f),
-                  fill=(0, 0, 0), font=coord_font, anchor="mm")  # fmt: skip
-    for r, f in paused_squares(state):  # a red frame: the cube cannot move this turn
-        x, y = m + f * square, r * square
-        draw.rectangle([x + 1, y + 1, x + square - 2, y + square - 2], outline=(192, 0, 0), width=3)
-    y0 = nr * square + m + 4
-    used = dice_used(state)
-    for i, face in enumerate(faces):
-        x = 4 + i * (square + 8)
-        draw.rounded_rectangle(
-            [x, y0, x + square - 1, y0 + square - 1],
-            radius=square // 8,
-            fill=(187, 187, 187) if used[i] else (255, 255, 255),
-            outline=(0, 0, 0),
-            width=2,
-        )
-        draw.text((x + square / 2, y0 + square / 2), face, fill=(0, 0, 0), font=font, anchor="mm")
-    y = nr * square + m + dice_h + 2
-    for ln in lines:
-        draw.text((4, y), ln, fill=(0, 0, 0), font=small)
-        y += line_h
-    return np.asarray(img, dtype=np.uint8)
+    with Image.open(io.BytesIO(png(state, square))) as img:
+        return np.asarray(img.convert("RGB"), dtype=np.uint8)
 
 
 def render(state: State, mode: str | None) -> Any:

@@ -1,6 +1,7 @@
 """Replaying recorded games: text boards step by step, SVG files, and a
-Jupyter viewer (an ipywidgets slider when ipywidgets is installed, else a
-plain HTML list of the boards as SVG).
+viewer for Jupyter: every board as SVG in one HTML page with a slider, which
+needs no kernel, so that it also works in a saved notebook, in nbconvert's
+HTML and on the docs site.
 
 >>> import dicechess as dc
 >>> from dicechess import records
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import html
 import os
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,7 +23,7 @@ from typing import Any
 from . import render
 from .records import Record
 
-__all__ = ["html_list", "move_texts", "svg_files", "text_steps", "viewer"]
+__all__ = ["Replay", "html_list", "move_texts", "svg_files", "text_steps", "viewer"]
 
 
 def move_texts(rec: Record) -> list[str]:
@@ -75,22 +77,44 @@ def html_list(rec: Record, size: int = 240) -> Any:
     return _Html("".join(parts))
 
 
-def viewer(rec: Record, size: int = 360) -> Any:
-    """A Jupyter replay: a slider over the game's steps with the board (needs
-    ipywidgets), else :func:`html_list`."""
-    try:
-        import ipywidgets as widgets  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return html_list(rec, size=min(size, 240))
-    states = list(rec.states())
-    names = ["start", *move_texts(rec)]
-    out = widgets.HTML()
-    slider = widgets.IntSlider(min=0, max=len(states) - 1, value=0, description="step")
+class Replay:
+    """A game's boards behind a slider, shown by Jupyter as HTML
+    (``_repr_html_``): every step's SVG is in the page and a few lines of
+    JavaScript show the one the slider picks, so the viewer works in a saved
+    notebook and in exported HTML, with no kernel and no widget library.
+    Without JavaScript the start position shows. ``str()`` names the game."""
 
-    def show(change: Any = None) -> None:
-        i = slider.value
-        out.value = f"<div>{i}: {html.escape(names[i])}</div>{render.svg(states[i], size=size)}"
+    def __init__(self, rec: Record, size: int = 360) -> None:
+        self.names = ["start", *move_texts(rec)]
+        self.svgs = [render.svg(s, size=size) for s in rec.states()]
+        self.variant = rec.variant
 
-    slider.observe(show, names="value")
-    show()
-    return widgets.VBox([slider, out])
+    def __len__(self) -> int:
+        return len(self.svgs)
+
+    def __repr__(self) -> str:
+        return f"Replay({self.variant!r}, {len(self) - 1} actions)"
+
+    def _repr_html_(self) -> str:
+        uid = f"dcreplay{uuid.uuid4().hex[:12]}"
+        hidden = ' style="display:none"'
+        frames = "".join(
+            f'<div class="{uid}-step" data-step="{i}"{hidden if i else ""}>'
+            f"<div>{i}: {html.escape(n)}</div>{s}</div>"
+            for i, (n, s) in enumerate(zip(self.names, self.svgs))
+        )
+        show = (
+            f"var s=this.value;document.querySelectorAll('.{uid}-step').forEach("
+            "function(e){e.style.display=e.dataset.step==s?'':'none';});"
+        )
+        return (
+            f'<div class="dicechess-replay" id="{uid}">'
+            f'<label>step <input type="range" min="0" max="{len(self) - 1}" value="0" '
+            f'oninput="{html.escape(show)}"></label>{frames}</div>'
+        )
+
+
+def viewer(rec: Record, size: int = 360) -> Replay:
+    """A Jupyter replay of ``rec``: a slider over the game's steps with the
+    board as SVG (:class:`Replay`; plain HTML and a little JavaScript)."""
+    return Replay(rec, size=size)

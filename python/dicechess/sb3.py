@@ -117,6 +117,7 @@ class DiceChessSB3VecEnv(_SB3VecEnv):
             autoreset="same_step",
             **options,
         )
+        """The Rust vector env (``dicechess.VecEnv``, same-step autoreset) that steps every game."""
         self.variant = variant
         self.opponent = self.env.opponent
         self.options = dict(options)

@@ -246,7 +246,9 @@ def wilson_interval(
     """Wilson score interval for a proportion (95% by default; ``(0, 1)`` when ``n`` is 0).
 
     The one copy of the formula: ``dicechess.analysis.wilson_interval`` wraps it with a
-    confidence level and input checks.
+    confidence level and input checks. Not scipy's ``binomtest(k, n).proportion_ci("wilson")``
+    (equal for whole counts; tests/study/test_analysis.py compares them): scores count a draw
+    as half a success, which binomtest refuses, and this module needs numpy only.
     """
     if n == 0:
         return (0.0, 1.0)

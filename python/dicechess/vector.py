@@ -77,6 +77,7 @@ class LegalMultiDiscrete(gym.spaces.MultiDiscrete):
     def __init__(self, num_actions: int, num_envs: int, env: Any = None) -> None:
         super().__init__(np.full(num_envs, num_actions, dtype=np.int64))
         self.env = env
+        """The vector env whose current masks ``sample()`` draws from (None: any action)."""
 
     def sample(self, mask: Any = None, probability: Any = None) -> np.ndarray:
         """One action per env; legal ones when neither mask nor probability is given."""
@@ -168,6 +169,7 @@ class DiceChessVectorEnv(gym.vector.VectorEnv):
             autoreset=_MODE_NAMES[mode],
             **options,
         )
+        """The Rust vector env (``dicechess.VecEnv``) that steps every game."""
         self._mask: np.ndarray | None = None
         self.num_envs = num_envs
         self.single_observation_space = observation_space(

@@ -362,7 +362,7 @@ pub fn status_lines<G: Game>(g: &G) -> Vec<String> {
                 None => String::new(),
             }
         ),
-        Node::Chance => format!("chance node: {} to roll", g.position().turn().name()),
+        Node::Chance => format!("chance node: {} to roll", g.roller().name()),
         Node::Decision(p) => format!("player {p} ({}) to move", g.position().turn().name()),
     };
     let mut lines = vec![status];

@@ -140,6 +140,9 @@ impl Game for BaseGame {
     fn describe_state(&self) -> Vec<String> {
         with_base_game!(self, g => g.describe_state())
     }
+    fn roller(&self) -> Color {
+        with_base_game!(self, g => g.roller())
+    }
     fn explain_disallowed(&self, mv: Move) -> Option<String> {
         with_base_game!(self, g => g.explain_disallowed(mv))
     }

@@ -423,6 +423,12 @@ impl Game for Fluky {
         fill_squares(p, out, 1, own, view, 1.0);
         fill_squares(p, out, 2, opp, view, 1.0);
     }
+    fn roller(&self) -> Color {
+        match self.pending {
+            Some(_) => self.pos.turn().other(),
+            None => self.pos.turn(),
+        }
+    }
     fn describe_state(&self) -> Vec<String> {
         let mut v = Vec::new();
         match self.pending {

@@ -341,6 +341,12 @@ impl<G: Game> Game for Lucky<G> {
     fn write_extra_planes(&self, view: crate::board::Color, out: &mut [f32]) {
         self.inner.write_extra_planes(view, out)
     }
+    fn roller(&self) -> crate::board::Color {
+        match self.phase {
+            LuckPhase::Own => self.inner.roller(),
+            _ => self.position().turn(),
+        }
+    }
     fn describe_state(&self) -> Vec<String> {
         let mut lines = self.inner.describe_state();
         let what = match self.phase {

@@ -164,6 +164,12 @@ pub trait Game: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
     fn describe_state(&self) -> Vec<String> {
         Vec::new()
     }
+    /// At a chance node, the colour whose dice are rolled (named by the
+    /// status line of `str(state)`): the side to move, where a roll comes
+    /// before a move; Fluky rolls the die of the side that just moved.
+    fn roller(&self) -> Color {
+        self.position().turn()
+    }
     /// Why a decision is not allowed here although the board's orthodox
     /// rules allow it: `mv` is a legal move of [`Position::legal_moves`] that
     /// is not in [`Game::legal_moves`], or [`Move::NULL`] for a pass that is

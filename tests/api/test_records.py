@@ -135,6 +135,26 @@ def test_python_chess_reads_a_dice_record() -> None:
         assert theirs == ours[: len(theirs)] and len(theirs) > 0
 
 
+@pytest.mark.parametrize("variant", dc.variants())
+def test_which_records_python_chess_reads(variant: str) -> None:
+    """What README.md and docs/records.md say: python-chess reads the records of orthodox chess
+    (every move, no error); every other variant's record it flags as an unsupported variant, and
+    its moves stop being chess moves within a few plies (dice, drops, 5x5 boards, passes)."""
+    read_all = 0
+    for seed in range(10):
+        s = _random_game(variant, seed, plies=40)
+        game = chess.pgn.read_game(io.StringIO(records.to_pgn(s)))
+        assert game is not None
+        moves = len(list(game.mainline_moves()))
+        if variant == "chess":
+            assert game.errors == [] and moves == s.plies
+        else:
+            assert any("unsupported variant" in str(e) for e in game.errors), game.errors
+            read_all += moves == s.plies and len(game.errors) == 1
+    if variant != "chess":
+        assert read_all < 10, "python-chess read every game: the docs undersell it"
+
+
 @pytest.mark.parametrize(
     ("text", "where", "what"),
     [

@@ -49,7 +49,6 @@ def test_vegas_dice_drawn():
 
 @pytest.mark.parametrize("variant", dc.variants())
 def test_rgb_array(variant):
-    pytest.importorskip("PIL")
     s = dc.State(variant)
     rng = np.random.default_rng(0)
     for _ in range(50):
@@ -67,6 +66,49 @@ def test_rgb_array(variant):
     assert tuple(img[(n - 1) * 20 + 1, m + (n - 1) * 20 + 1]) == (
         render._DARK if n % 2 else render._LIGHT
     )
+    # The same picture as the SVG: its size, to the pixel.
+    root = ET.fromstring(render.svg(s, size=20 * n))
+    assert img.shape[:2] == (int(root.get("height")), int(root.get("width")))
+
+
+def _ink(img: np.ndarray) -> int:
+    """Pixels darker than the dark squares: piece outlines, letters, black pieces."""
+    return int((img.max(axis=2) < 90).sum())
+
+
+def test_rgb_array_is_the_svg_rasterised_with_pieces_and_text():
+    """The pieces are the SVG's glyphs (drawn with the fonts shipped in the package, on any
+    machine), and so are the coordinates and the status lines."""
+    s = dc.State("chess")
+    img = render.rgb_array(s, square=40)
+    m = render.margin(40)
+
+    def square(r, f):
+        return img[r * 40 : (r + 1) * 40, m + f * 40 : m + (f + 1) * 40]
+
+    assert _ink(square(7, 4)) > 40  # e1: the white king's outline
+    assert _ink(square(0, 4)) > 200  # e8: the black king, filled
+    assert _ink(square(4, 4)) == 0  # e4: empty
+    assert _ink(img[:320, :m]) > 20  # rank numbers in the margin
+    assert _ink(img[320 + m :]) > 100  # the status lines under the board
+    # Not a picture of the SVG that happens to be right: a move changes both squares.
+    s.apply_san("e4")
+    after = render.rgb_array(s, square=40)
+    assert _ink(after[6 * 40 : 7 * 40, m + 4 * 40 : m + 5 * 40]) == 0  # e2 now empty
+    assert _ink(after[4 * 40 : 5 * 40, m + 4 * 40 : m + 5 * 40]) > 20  # the pawn on e4
+
+
+def test_png_is_a_png_of_the_svg():
+    from PIL import Image
+
+    s = dc.State("fluky")
+    data = render.png(s, square=30)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    import io
+
+    with Image.open(io.BytesIO(data)) as img:
+        root = ET.fromstring(render.svg(s, size=150))
+        assert img.size == (int(root.get("width")), int(root.get("height")))
 
 
 def test_ansi_is_str():

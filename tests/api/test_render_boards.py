@@ -73,3 +73,35 @@ def test_rgb_array_shows_the_highlight() -> None:
     # e2 (row 6, file 4) is now empty and highlighted: its corner pixel.
     assert tuple(after[6 * 20 + 1, m + 4 * 20 + 1]) == render._LAST
     assert tuple(before[6 * 20 + 1, m + 4 * 20 + 1]) != render._LAST
+
+
+@pytest.mark.parametrize("variant", dc.variants())
+def test_caption_names_the_side_whose_dice_roll(variant: str) -> None:
+    """The status line of a chance node and the variant's own roll line name the same side:
+    Fluky rolls the die of the side that just moved (once captioned "white to roll" beside
+    "black rolls the die on a3"); Vegas and Dice Chess roll for the side to move."""
+    import random
+    import re
+
+    rng = random.Random(0)
+    checked = 0
+    for _ in range(5):
+        s = dc.State(variant, max_plies=60)
+        while not s.is_terminal():
+            if s.is_chance_node():
+                lines = render.caption(s)
+                status = re.fullmatch(r"chance node: (white|black) to roll", lines[0])
+                assert status, lines
+                for line in lines[1:]:
+                    own = re.search(
+                        r"(white|black) rolls the die|dice: (white|black) to roll", line
+                    )
+                    if own:
+                        assert (own[1] or own[2]) == status[1], lines
+                        checked += 1
+                outs = s.chance_outcomes()
+                s.apply_action(rng.choices([a for a, _ in outs], [p for _, p in outs])[0])
+            else:
+                s.apply_action(rng.choice(s.legal_actions()))
+    if variant in ("fluky", "metamorph", "vegas", "dice_chess", "dice_chess3"):
+        assert checked > 0

@@ -43,12 +43,42 @@ def test_cli_replays_text_and_svg(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "line 1, column 13" in capsys.readouterr().err
 
 
-def test_notebook_viewer_falls_back_to_html() -> None:
+def test_notebook_viewer_is_html_with_a_slider() -> None:
+    """The viewer is plain HTML (every board as SVG, a range input and a few lines of
+    JavaScript), so a saved notebook and nbconvert's HTML show it without a kernel."""
+    import html.parser
+
     rec = records.record(_game())
-    v = replay.viewer(rec)
-    if hasattr(v, "_repr_html_"):  # no ipywidgets here: the HTML list
-        text = v._repr_html_()
-        assert text.count("<svg") == len(rec.actions) + 1
+    v = replay.viewer(rec, size=200)
+    assert len(v) == len(rec.actions) + 1
+    assert repr(v) == f"Replay('vegas', {len(rec.actions)} actions)"
+    text = v._repr_html_()
+    assert text.count("<svg") == len(rec.actions) + 1
+
+    class Steps(html.parser.HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.steps: list[tuple[str, str | None]] = []
+            self.slider: dict[str, str | None] = {}
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            a = dict(attrs)
+            if "data-step" in a:
+                self.steps.append((a["data-step"] or "", a.get("style")))
+            if tag == "input":
+                self.slider = a
+
+    p = Steps()
+    p.feed(text)
+    # One frame per step, only the start shown; the slider spans them and shows the one picked.
+    assert [s for s, _ in p.steps] == [str(i) for i in range(len(v))]
+    assert p.steps[0][1] is None and all(style == "display:none" for _, style in p.steps[1:])
+    assert p.slider["type"] == "range" and p.slider["max"] == str(len(v) - 1)
+    assert "this.value" in (p.slider["oninput"] or "")
+    # Two viewers on one page do not drive each other's frames.
+    assert (
+        text.split('class="')[2][:20] != replay.viewer(rec)._repr_html_().split('class="')[2][:20]
+    )
     assert replay.move_texts(rec)[0].startswith("roll ")
 
 

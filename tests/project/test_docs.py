@@ -138,3 +138,30 @@ def test_relative_links_and_anchors_resolve() -> None:
                 if anchor not in {_anchor(h) for h in headings}:
                     broken.append(f"{page.name}: {target} (no such heading)")
     assert broken == []
+
+
+def test_api_pages_turn_rest_literal_blocks_into_code() -> None:
+    """The API pages showed a stray ``::`` and the example as running text
+    (scripts/griffe_doctest_blocks.py turns them into fenced code)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "griffe_blocks", ROOT / "scripts" / "griffe_doctest_blocks.py"
+    )
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    text = "Usage::\n\n    import x\n    x.run()\n\n        nested\n\nAfter."
+    assert mod.fence_literal_blocks(text) == (
+        "Usage:\n\n```python\nimport x\nx.run()\n\n    nested\n```\n\nAfter."
+    )
+    # A lone "::" line goes; a "::" with no indented block after it is left alone.
+    assert mod.fence_literal_blocks("::\n\n  a = 1") == "```python\na = 1\n```"
+    assert mod.fence_literal_blocks("ratio 1::2\nnext") == "ratio 1::2\nnext"
+    # Every module docstring of the package comes out with no "::" left at a line's end.
+    import ast
+
+    for path in (ROOT / "python" / "dicechess").rglob("*.py"):
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+        out = mod.fence_literal_blocks(doc)
+        assert not [ln for ln in out.splitlines() if ln.rstrip().endswith("::")], path

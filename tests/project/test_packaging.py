@@ -29,15 +29,18 @@ BIN = Path(sys.executable).parent
 
 # What each extra must install: the import names its features need.
 EXTRA_NEEDS = {
-    "gym": {"gymnasium", "pillow"},  # envs, render_mode="rgb_array"
-    "pettingzoo": {"pettingzoo", "gymnasium", "pillow"},
+    "gym": {"gymnasium", "pillow", "resvg-py"},  # envs, render_mode="rgb_array"
+    "pettingzoo": {"pettingzoo", "gymnasium", "pillow", "resvg-py"},
     "openspiel": {"open-spiel"},
     "ray": {"ray"},
-    "rllib": {"ray", "torch", "gymnasium", "pettingzoo", "pillow"},  # dicechess.rllib
+    # dicechess.rllib, and RLlib's own requirements (ray[rllib] without its gymnasium pin)
+    "rllib": {"ray", "torch", "gymnasium", "pettingzoo", "pillow", "pyarrow", "dm-tree"},
     "sb3": {"stable-baselines3", "sb3-contrib", "gymnasium"},  # dicechess.sb3, MaskablePPO
     "plot": {"matplotlib", "pandas", "scipy"},  # `dicechess study` plots and tables
+    "render": {"pillow", "resvg-py"},  # render.png, render.rgb_array
     "anchor": {"chess"},  # `dicechess study --anchor stockfish`
-    "jupyter": {"ipywidgets"},  # the replay slider
+    # every import of notebooks/*.ipynb, and a kernel
+    "notebooks": {"ipykernel", "matplotlib", "pandas", "chess", "torch", "sb3-contrib"},
     "zero": {"torch"},  # dicechess.zero, `dicechess train`
 }
 
@@ -77,7 +80,7 @@ def test_optional_imports_are_covered_by_extras() -> None:
         "matplotlib": "matplotlib",
         "pandas": "pandas",
         "scipy": "scipy",
-        "ipywidgets": "ipywidgets",
+        "resvg_py": "resvg-py",
         "chess": "chess",
         "stable_baselines3": "stable-baselines3",
         "sb3_contrib": "sb3-contrib",
@@ -164,3 +167,89 @@ def test_sdist_builds_and_runs_in_a_clean_venv(sdist: Path, tmp_path: Path) -> N
     print(out)
     assert out.rstrip().endswith("smoke: ok"), out
     assert str(env_dir) in out, out
+
+
+def _pins(*files: str) -> dict[str, str]:
+    """``name -> version`` of the pinned requirements files (normalised names)."""
+    pins = {}
+    for f in files:
+        for line in (ROOT / f).read_text(encoding="utf-8").splitlines():
+            m = re.match(r"([A-Za-z0-9._-]+)==(\S+)", line)
+            if m:
+                pins[_name(m[1])] = m[2]
+    return pins
+
+
+#: What the tests run on (requirements-dev.txt, requirements-rl.txt): an extra must not
+#: pull these below it (ray[rllib] once pinned gymnasium 1.2.2, tianshou pandas < 3).
+KEPT = ("gymnasium", "pandas")
+
+
+def test_extra_all_is_satisfied_by_the_tested_versions() -> None:
+    """Every requirement in the dependency closure of ``dicechess[all]`` that the test
+    environment holds is met by the version installed there: pip can install ``[all]``
+    beside gymnasium and pandas at the tested versions, with no downgrade. Offline (the
+    installed packages' metadata); the slow test below asks pip's resolver itself."""
+    from importlib import metadata
+
+    from packaging.requirements import Requirement
+
+    pins = _pins("requirements-dev.txt", "requirements-rl.txt")
+    for name in KEPT:
+        assert metadata.version(name) == pins[name], f"the venv's {name} is not the pinned one"
+    todo = [(Requirement(r), "dicechess[all]") for r in PROJECT["optional-dependencies"]["all"]]
+    seen: set[tuple[str, frozenset[str]]] = set()
+    broken, checked = [], 0
+    while todo:
+        req, by = todo.pop()
+        key = (_name(req.name), frozenset(req.extras))
+        if key in seen:
+            continue
+        seen.add(key)
+        try:
+            dist = metadata.distribution(req.name)
+        except metadata.PackageNotFoundError:
+            assert key[0] not in KEPT
+            continue  # not in the test environment (e.g. ray[default]'s dashboard deps)
+        checked += 1
+        if not req.specifier.contains(dist.version, prereleases=True):
+            broken.append(f"{by} needs {req}, the tests use {dist.version}")
+        for r in dist.requires or []:
+            sub = Requirement(r)
+            envs = [{"extra": e} for e in (req.extras or {""})]
+            if sub.marker is None or any(sub.marker.evaluate(e) for e in envs):
+                todo.append((sub, f"{dist.metadata['Name']}{sorted(req.extras) or ''}"))
+    assert broken == []
+    assert checked > 50  # torch, ray, SB3, ... and their dependencies were looked at
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
+def test_pip_resolves_extra_all_without_downgrading(tmp_path: Path) -> None:
+    """pip's resolver, asked for ``dicechess[all]``'s requirements in a clean install
+    (``--dry-run --ignore-installed``; needs the package index), keeps gymnasium and pandas
+    at the tested versions or newer."""
+    import json
+    import subprocess
+
+    from packaging.version import Version
+
+    reqs = tmp_path / "all.txt"
+    reqs.write_text(
+        "\n".join(PROJECT["dependencies"] + PROJECT["optional-dependencies"]["all"]) + "\n",
+        encoding="utf-8",
+    )
+    report = tmp_path / "report.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet",
+         "--report", str(report), "-r", str(reqs)],
+        capture_output=True, text=True, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    chosen = {
+        _name(i["metadata"]["name"]): i["metadata"]["version"]
+        for i in json.loads(report.read_text(encoding="utf-8"))["install"]
+    }
+    pins = _pins("requirements-dev.txt", "requirements-rl.txt")
+    for name in KEPT:
+        assert Version(chosen[name]) >= Version(pins[name]), (name, chosen[name], pins[name])

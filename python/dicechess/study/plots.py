@@ -82,9 +82,19 @@ def skill_classes(study: Study, path: Path) -> Path:
         ax.plot([n] * len(elo), elo, "-", color="grey", lw=0.8)
         ax.scatter([n] * len(elo), elo, s=14, zorder=3)
         c = r["skill_classes"]
-        ax.annotate(f"{c['value']:.1f}", (n, float(np.nanmax(elo))), ha="center", va="bottom")
+        ax.annotate(
+            f"{c['value']:.1f}",
+            (n, float(np.nanmax(elo))),
+            xytext=(0, 4),
+            textcoords="offset points",
+            ha="center",
+            va="bottom",
+        )
     for k in range(0, int(top // CLASS_ELO_STEP) + 2):
         ax.axhline(k * CLASS_ELO_STEP, color="#ddd", lw=0.6, zorder=0)
+    # Room above the highest rung for its label (skill classes), inside the frame.
+    low = ax.get_ylim()[0]
+    ax.set_ylim(low, top + 0.12 * (top - low))
     ax.set_xticks(range(len(rows)), list(rows), **_TICKS)
     ax.set_ylabel("Elo above random (grid: one class = 200 Elo)")
     ax.set_title("skill classes from random to the top rung")
@@ -153,6 +163,7 @@ def luck_adjusted(study: Study, path: Path) -> Path | None:
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xticks(x, list(rows), **_TICKS)
     ax.set_ylabel("share of the result's variance")
+    ax.set_title("luck-adjusted results: variance explained by luck and removed")
     ax.legend(fontsize="small")
     return _save(fig, path)
 
@@ -229,7 +240,7 @@ def calibration(study: Study, path: Path) -> Path | None:
     twins = sorted(cal["curves"])
     fams = list(cal["families"])
     fig, axes = _figure_grid(len(twins), len(fams))
-    colours = _palette(len(cal["variants"]))
+    colours = palette(len(cal["variants"]))
     for r, twin in enumerate(twins):
         for c, fam in enumerate(fams):
             ax = axes[r][c]
@@ -271,12 +282,21 @@ def _figure_grid(nrows: int, ncols: int) -> tuple[Any, Any]:
     return plt.subplots(nrows, ncols, figsize=(4.2 * ncols, 3.6 * nrows), dpi=110, squeeze=False)
 
 
-def _palette(n: int) -> list[Any]:
-    """``n`` distinguishable colours (tab20 beyond ten)."""
+def palette(n: int) -> list[Any]:
+    """``n`` distinct colours (RGBA) for categories: tab10's ten hues, then
+    the light shades of tab20 (twenty in all; more raise ValueError rather
+    than repeat a colour).
+
+    >>> len(set(palette(12)))
+    12
+    """
     import matplotlib
 
-    cmap = matplotlib.colormaps["tab10" if n <= 10 else "tab20"]
-    return [cmap(i % cmap.N) for i in range(max(n, 1))]
+    if n > 20:
+        raise ValueError(f"palette has 20 distinct colours, {n} asked for")
+    cmap = matplotlib.colormaps["tab20"]
+    order = [*range(0, 20, 2), *range(1, 20, 2)]  # dark shades (tab10's hues) first
+    return [cmap(i) for i in order[: max(n, 1)]]
 
 
 PLOTS = {
