@@ -245,6 +245,7 @@ bench: venv develop venv-rl
 	$(VPY) benches/vegas_vs_python_chess.py --rust-bench-output target/bench-playouts.txt
 	$(VPY) benches/vecenv.py
 	$(VPY) benches/sb3_vecenv.py
+	$(VPY) benches/zero_selfplay.py
 	$(VPY) benches/episode_loop.py
 	$(VPY) benches/ray_scaling.py
 

@@ -276,6 +276,9 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument(
         "--device", default=None, help="torch device (default: cuda if present, else cpu)"
     )
+    tr.add_argument(
+        "--threads", type=_positive, default=None, help="torch threads (default: torch's own)"
+    )
     tr.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     ma = sub.add_parser(
@@ -484,6 +487,10 @@ def _cmd_train(args: argparse.Namespace) -> int:
         raise ValueError("give --minutes or --iterations (or both)")
     from . import zero
 
+    if args.threads is not None:
+        import torch
+
+        torch.set_num_threads(args.threads)
     r = zero.train(
         args.variant,
         args.out,

@@ -242,3 +242,25 @@ def test_without_torch_the_message_names_the_extra() -> None:
     # The rest of the package imports without torch.
     code = "import sys; sys.modules['torch'] = None\nimport dicechess; dicechess.State('gardner')"
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+
+
+def test_ladder_place_and_learning_curve(tmp_path: Path) -> None:
+    def res(opp: str, w: int, d: int, lo: int) -> zero.MatchResult:
+        return zero.MatchResult(opp, w + d + lo, w, d, lo)
+
+    up = zero.LadderPlace((res("search:nodes=16", 9, 0, 1), res("search:nodes=64", 3, 0, 7)))
+    assert up.place == "between search:nodes=16 and search:nodes=64"
+    assert zero.LadderPlace((res("a", 1, 0, 9),)).place == "below a"
+    assert zero.LadderPlace((res("a", 9, 0, 1), res("b", 5, 0, 5))).place == "above b"
+    run = zero.train("gardner", tmp_path, iterations=2, progress=False, **TINY)
+    net, info = zero.load_model(run.best)
+    assert info["variant"] == "gardner"
+    place = zero.ladder(zero.Evaluator(net), "gardner", nodes=(1, 2), pairs=1, sims=2)
+    assert [r.games for r in place.results] == [2, 2]
+    assert "place:" in str(place)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    ax = zero.plot_learning_curve(tmp_path)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["random"]
+    assert len(ax.lines[0].get_xdata()) == 1  # evaluated at iteration 2 only

@@ -25,12 +25,20 @@ require_torch()
 
 from .checkpoint import load_model  # noqa: E402
 from .net import Evaluator, NetShape, ZeroNet, default_device  # noqa: E402
-from .play import MatchResult, ZeroAgent, match  # noqa: E402
+from .play import (  # noqa: E402
+    LadderPlace,
+    MatchResult,
+    ZeroAgent,
+    ladder,
+    match,
+    plot_learning_curve,
+)
 from .train import ReplayBuffer, TrainConfig, Trainer, TrainResult, train  # noqa: E402
 
 __all__ = [
     "EXTRA_HINT",
     "Evaluator",
+    "LadderPlace",
     "MatchResult",
     "NetShape",
     "ReplayBuffer",
@@ -40,7 +48,9 @@ __all__ = [
     "ZeroAgent",
     "ZeroNet",
     "default_device",
+    "ladder",
     "load_model",
     "match",
+    "plot_learning_curve",
     "train",
 ]

@@ -176,3 +176,83 @@ class ZeroAgent:
 
     def __repr__(self) -> str:
         return f"ZeroAgent({self.__qualname__!r})"
+
+
+@dataclass(frozen=True)
+class LadderPlace:
+    """A network's matches against the rungs of the ``search`` ladder."""
+
+    results: tuple[MatchResult, ...]
+
+    @property
+    def place(self) -> str:
+        """Where the network sits: ``"below <first rung>"``, ``"between A and
+        B"`` (it scores at least 1/2 against A and below 1/2 against B), or
+        ``"above <last rung>"``."""
+        rungs = self.results
+        for i, r in enumerate(rungs):
+            if r.score < 0.5:
+                return (
+                    f"below {r.opponent}"
+                    if i == 0
+                    else f"between {rungs[i - 1].opponent} and {r.opponent}"
+                )
+        return f"above {rungs[-1].opponent}"
+
+    def __str__(self) -> str:
+        return "\n".join([*(str(r) for r in self.results), f"place: {self.place}"])
+
+
+def ladder(
+    evaluate: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]],
+    variant: str,
+    nodes: tuple[int, ...] = (16, 64, 256, 1024, 4096),
+    pairs: int = 50,
+    **kw: Any,
+) -> LadderPlace:
+    """The network's place on the ``search:nodes=N`` ladder: a :func:`match`
+    of ``pairs`` pairs against each rung (``kw`` as :func:`match`'s)."""
+    return LadderPlace(
+        tuple(match(evaluate, variant, f"search:nodes={n}", pairs, **kw) for n in nodes)
+    )
+
+
+def plot_learning_curve(log: str | os.PathLike[str] | list[dict[str, Any]], ax: Any = None) -> Any:
+    """The evaluation scores of a training run by iteration (``log``: the
+    run's directory, its ``log.json``, or its rows), one line per opponent
+    with its 95% interval as a band. Returns the matplotlib axes."""
+    import json
+    from pathlib import Path
+
+    import matplotlib.pyplot as plt
+
+    if not isinstance(log, list):
+        p = Path(log)
+        rows = json.loads((p / "log.json" if p.is_dir() else p).read_text())
+    else:
+        rows = log
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 4))
+    opponents = sorted(
+        {
+            k[6:]
+            for r in rows
+            for k in r
+            if k.startswith("score_") and not k.endswith(("_lo", "_hi"))
+        }
+    )
+    for opp in opponents:
+        pts = [r for r in rows if f"score_{opp}" in r]
+        x = [r["iteration"] for r in pts]
+        ax.plot(x, [r[f"score_{opp}"] for r in pts], marker="o", label=opp)
+        ax.fill_between(
+            x, [r[f"score_{opp}_lo"] for r in pts], [r[f"score_{opp}_hi"] for r in pts], alpha=0.2
+        )
+    ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("iteration")
+    ax.set_ylabel("score against the opponent (95% interval)")
+    ax.set_title("Learning curve: evaluation scores during training")
+    if opponents:
+        ax.legend(title="opponent", fontsize="small")
+    return ax
