@@ -50,7 +50,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 VENV_STAMP := $(VENV)/.requirements-dev.stamp
 
-.PHONY: help venv rust-tools lint fmt rust-test develop wheel pytest notebooks notebooks-update browser \
+.PHONY: help venv rust-tools lint fmt rust-test develop wheel pytest notebooks notebooks-update zero-reference browser \
         test test-slow perft bench bench-instructions bench-strength fuzz study typecheck clean distclean \
         docs sdist wheel-musl venv-rl test-rl test-rl-slow
 
@@ -77,6 +77,7 @@ help:
 	@echo "make sdist       build the source distribution into dist/"
 	@echo "make notebooks   run the notebooks; fails unless their stored outputs are current"
 	@echo "make notebooks-update  run the notebooks and store their fresh outputs"
+	@echo "make zero-reference  the self-play reference runs (Gardner, Fluky): train, evaluate, store in data/zero/"
 	@echo "make docs        build the documentation site into site/ (mkdocs --strict)"
 	@echo "make clean       remove build outputs; make distclean also removes .venv"
 
@@ -208,6 +209,12 @@ notebooks: venv venv-rl
 	  echo "$(NOTEBOOKS_RUN)"; \
 	  $(NOTEBOOKS_RUN); \
 	else echo "no notebooks to run"; fi
+
+# dicechess.zero's reference runs (docs/notes/zero-reference-runs.md): train
+# into runs/zero/ (resuming what is there), evaluate, store in data/zero/.
+ZERO_ARGS ?=
+zero-reference: venv venv-rl develop
+	$(VPY) scripts/zero_reference.py $(ZERO_ARGS)
 
 notebooks-update: venv venv-rl
 	$(VPY) -c 'import dicechess._core' 2>/dev/null || $(MAKE) develop
