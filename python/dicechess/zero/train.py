@@ -185,11 +185,14 @@ class Trainer:
         self.out = Path(out)
         self.out.mkdir(parents=True, exist_ok=True)
         self.device = device or default_device()
-        torch.manual_seed(config.seed)
         shape = NetShape.for_variant(
             config.variant, config.blocks, config.channels, **config.options
         )
-        self.net = ZeroNet(shape).to(self.device)
+        # The initial weights come from the run's seed, without touching
+        # the caller's torch generator.
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(config.seed)
+            self.net = ZeroNet(shape).to(self.device)
         self.opt = torch.optim.AdamW(
             self.net.parameters(), lr=config.lr, weight_decay=config.weight_decay
         )
