@@ -224,6 +224,52 @@ def test_the_partial_games_of_an_interrupted_rust_call_are_kept(
         assert np.array_equal(r.luck_sum, whole.luck_sum)
 
 
+PARTIAL_OF_A_REAL_CTRL_C = """
+import os, signal, sys, threading
+import numpy as np
+from dicechess import _core
+
+name, agents = sys.argv[1], ("greedy", "random")
+run = {
+    "_playouts": lambda n: _core._playouts("gardner", agents, 5, 0, n, 2),
+    "_random_playouts": lambda n: _core._random_playouts("chess", 5, 0, n, 2),
+    "_paired_playouts": lambda n: _core._paired_playouts("gardner", agents, 5, 0, n, 2),
+    "_roll_luck": lambda n: _core._roll_luck("gardner", agents, 1, 5, 0, n, 2),
+}[name]
+threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+try:
+    run(_core.MAX_BATCH // 2)
+except KeyboardInterrupt as e:
+    partial = e.partial
+else:
+    sys.exit("not interrupted")
+
+def flat(d):
+    if "a_first" in d:
+        return {f"{h}_{k}": v for h in d for k, v in d[h].items()}
+    return dict(d)
+
+got = flat(partial)
+n = len(next(iter(got.values())))
+want = flat(run(n))
+assert got.keys() == want.keys()
+assert all(np.array_equal(got[k], want[k]) for k in want), "not the run's first games"
+print(n)
+"""
+
+
+@pytest.mark.parametrize(
+    "name", ["_playouts", "_random_playouts", "_paired_playouts", "_roll_luck"]
+)
+def test_a_real_ctrl_c_keeps_exactly_the_run_s_first_games(name: str) -> None:
+    # A real SIGINT while the core plays on two threads: the exception's
+    # `partial` holds the run's first games exactly (a prefix, each game
+    # finished: equal to the same games played uninterrupted), whenever the
+    # interrupt lands. Before: no `partial`.
+    n = int(_python(PARTIAL_OF_A_REAL_CTRL_C, name))
+    assert 0 <= n < _core.MAX_BATCH // 2
+
+
 # ------------------------------------------- MCTS opponents in envs (item 4)
 
 
