@@ -141,6 +141,13 @@ pub fn requested() -> bool {
     AMBIENT.with(|a| a.borrow().as_ref().is_some_and(|x| x.requested()))
 }
 
+/// Whether the current call's token was cancelled, without polling: a
+/// computation that ends with this still `false` was never cut short (the
+/// token is only ever set, so no loop inside it saw an interrupt).
+pub fn cancelled() -> bool {
+    AMBIENT.with(|a| a.borrow().as_ref().is_some_and(|x| x.token.is_cancelled()))
+}
+
 /// Runs `f` (typically a parallel batch that blocks this thread) on a helper
 /// thread when this thread polls for interrupts, polling while it waits;
 /// otherwise simply runs `f`. The helper thread sees the same token.

@@ -24,6 +24,8 @@ __all__ = [
     "_state_from_bytes",
     "_pgn_write",
     "_pgn_read",
+    "_PgnReader",
+    "MAX_PGN_GAME_CHARS",
     "_jsonl_write",
     "_jsonl_read",
     "_jsonl_read_line",
@@ -55,6 +57,8 @@ MAX_BATCH: int
 """The most games one call into Rust plays (``chunk_size`` at most)."""
 MAX_THREADS: int
 """The most worker threads a call may ask for."""
+MAX_PGN_GAME_CHARS: int
+"""The most characters one PGN game may take when read."""
 
 @final
 class State:
@@ -163,6 +167,16 @@ def _pgn_write(
 def _pgn_read(
     text: str, skip: int = 0, take: int | None = None
 ) -> list[tuple[str, str, list[int], list[tuple[str, str]], int | None]]: ...
+
+@final
+class _PgnReader:
+    """Games ``skip ..`` (at most ``take``) of PGN text or a text file, one
+    record tuple at a time."""
+
+    def __new__(cls, source: str | Any, skip: int = 0, take: int | None = None) -> Self: ...
+    def __iter__(self) -> _PgnReader: ...
+    def __next__(self) -> tuple[str, str, list[int], list[tuple[str, str]], int | None]: ...
+
 def _jsonl_write(
     variant: str,
     options_json: str,

@@ -9,7 +9,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -649,25 +649,30 @@ def _rolls_table(rolls: list[dict[str, Any]]) -> str:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from .records import read_file
+    from .records import Record, iter_file
     from .replay import svg_files, text_steps
 
     if args.svg is not None and os.path.exists(args.svg) and not os.path.isdir(args.svg):
         raise ValueError(f"--svg {args.svg}: not a directory (give a directory for the boards)")
-    try:
-        if args.game is None:
-            chosen = list(enumerate(read_file(args.file), 1))
-        elif args.game < 1:
-            raise ValueError(f"--game must be 1 or more, got {args.game}")
-        else:
-            # Only up to the game wanted: the rest of the file is never read.
-            chosen = [(args.game, r) for r in read_file(args.file, args.game - 1, 1)]
-            if not chosen:
-                raise ValueError(f"--game {args.game}: {args.file} has fewer games")
-    except OSError as e:
-        print(f"dicechess: cannot read {args.file}: {e.strerror or e}", file=sys.stderr)
-        return 2
-    for n, rec in chosen:
+    if args.game is not None and args.game < 1:
+        raise ValueError(f"--game must be 1 or more, got {args.game}")
+    # One game at a time, the file read in chunks: a huge file is never read
+    # whole, and with --game nothing after the game wanted is read.
+    games: Iterator[tuple[int, Record]]
+    if args.game is None:
+        games = enumerate(iter_file(args.file), 1)
+    else:
+        games = ((args.game, r) for r in iter_file(args.file, args.game - 1, 1))
+    shown = 0
+    while True:
+        try:
+            n, rec = next(games)
+        except StopIteration:
+            break
+        except OSError as e:
+            print(f"dicechess: cannot read {args.file}: {e.strerror or e}", file=sys.stderr)
+            return 2
+        shown += 1
         if args.svg is not None:
             paths = svg_files(rec, Path(args.svg) / f"game_{n:03d}")
             print(f"game {n}: {len(paths)} boards in {paths[0].parent}")
@@ -676,6 +681,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         for step in text_steps(rec):
             print(step)
             print()
+    if args.game is not None and not shown:
+        raise ValueError(f"--game {args.game}: {args.file} has fewer games")
     return 0
 
 

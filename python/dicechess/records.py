@@ -16,6 +16,7 @@ complete options, every action (decisions and chance outcomes), free tags
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import os
 import warnings
@@ -30,6 +31,11 @@ from ._core import State
 
 __all__ = [
     "Record",
+    "iter_file",
+    "iter_jsonl",
+    "iter_jsonl_text",
+    "iter_pgn",
+    "iter_pgn_text",
     "read_file",
     "read_jsonl",
     "read_jsonl_text",
@@ -116,42 +122,93 @@ def to_pgn(game: State | Record, seed: int | None = None, **tags: str) -> str:
     return str(_core._pgn_write(*record(game, seed, **tags)._args()))
 
 
-#: The most characters of PGN read from one file, and the longest JSON line:
-#: beyond them a ValueError, never an unbounded read (a size bomb, /dev/zero).
-MAX_PGN_CHARS = 1 << 28
+#: The longest JSON line, and the most characters of one PGN game (its
+#: tags, moves, comments and the space before it): beyond them a
+#: ValueError, never an unbounded read (a size bomb, /dev/zero). Files are
+#: read a line (JSON Lines) or a chunk (PGN) at a time, whatever their size.
 MAX_LINE_CHARS = 1 << 26
+MAX_PGN_GAME_CHARS: int = _core.MAX_PGN_GAME_CHARS
+
+#: The most records the list readers (``read_pgn``, ``read_jsonl``,
+#: ``read_file`` and their ``_text`` forms) return when no ``count`` is
+#: given: a list holds every record at once (about 0.6 kB each even for an
+#: empty game), so beyond this a ValueError says how to read the file in
+#: parts. The ``iter_*`` readers hold one record at a time and have no such
+#: bound; an explicit ``count`` is taken as given.
+MAX_LIST_RECORDS = 100_000
+
+
+def iter_pgn(source: PathOrFile, start: int = 0, count: int | None = None) -> Iterator[Record]:
+    """Games ``start ..`` (at most ``count``; all by default) of a PGN file,
+    a path or a text file, one at a time: the file is read a chunk at a
+    time, the games before ``start`` are only tokenised, and reading stops
+    after the last game wanted, so memory does not grow with the file (a
+    game longer than ``MAX_PGN_GAME_CHARS`` is an error). Each game is
+    replayed and checked; ValueError (with line and column) where the text
+    is not such a record. The arguments are checked at once, the file is
+    opened when iteration starts."""
+    _check_range(start, count)
+    _check_source(source, "iter_pgn")
+    return _pgn_records(source, start, count, "iter_pgn")
+
+
+def _pgn_records(
+    source: PathOrFile, start: int, count: int | None, reader: str
+) -> Iterator[Record]:
+    with _text_file(source, reader, f"{reader}_text") as f:
+        for t in _core._PgnReader(f, start, count):
+            yield _from_tuple(t)
+
+
+def iter_pgn_text(text: str, start: int = 0, count: int | None = None) -> Iterator[Record]:
+    """Games ``start ..`` (at most ``count``) of a PGN text, one at a time
+    (as :func:`iter_pgn`)."""
+    if not isinstance(text, str):
+        raise TypeError(f"iter_pgn_text expects the PGN text as str, got {type(text).__name__}")
+    _check_range(start, count)
+    return (_from_tuple(t) for t in _core._PgnReader(text, start, count))
 
 
 def read_pgn(source: PathOrFile, start: int = 0, count: int | None = None) -> list[Record]:
-    """Games ``start ..`` (at most ``count``; all by default) of a PGN file,
-    a path or a text file (as ``read_jsonl`` and the writers take), each
-    replayed and checked. ValueError (with line and column) for text that
-    is not such a record. The games before ``start`` are only tokenised and
-    reading stops after the last one wanted.
+    """Games ``start ..`` (at most ``count``; all by default, up to
+    ``MAX_LIST_RECORDS``) of a PGN file, a path or a text file (as
+    ``read_jsonl`` and the writers take), each replayed and checked: the
+    list of :func:`iter_pgn`. ValueError (with line and column) for text
+    that is not such a record.
 
     PGN text itself goes to :func:`read_pgn_text`; for compatibility a
     ``str`` that neither ends in ``.pgn`` nor names a file is read as text."""
     if isinstance(source, str) and not (source.lower().endswith(".pgn") or os.path.isfile(source)):
         return read_pgn_text(source, start, count)
-    with _text_file(source, "read_pgn", "read_pgn_text") as f:
-        text = f.read(MAX_PGN_CHARS + 1)
-    if not isinstance(text, str):
-        raise TypeError(f"read_pgn needs a text file (open it with 'r'), got {type(text).__name__}")
-    if len(text) > MAX_PGN_CHARS:
-        raise ValueError(
-            f"the PGN is longer than {MAX_PGN_CHARS} characters; split it into smaller files"
-        )
-    return read_pgn_text(text, start, count)
+    _check_range(start, count)
+    _check_source(source, "read_pgn")
+    return _listed(_pgn_records(source, start, count, "read_pgn"), count, "iter_pgn")
 
 
 def read_pgn_text(text: str, start: int = 0, count: int | None = None) -> list[Record]:
-    """Games ``start ..`` (at most ``count``) of a PGN text, each replayed
-    and checked. ValueError (with line and column) for text that is not
-    such a record."""
+    """Games ``start ..`` (at most ``count``; all by default, up to
+    ``MAX_LIST_RECORDS``) of a PGN text, each replayed and checked.
+    ValueError (with line and column) for text that is not such a record."""
     if not isinstance(text, str):
         raise TypeError(f"read_pgn_text expects the PGN text as str, got {type(text).__name__}")
-    _check_range(start, count)
-    return [_from_tuple(t) for t in _core._pgn_read(text, start, count)]
+    return _listed(iter_pgn_text(text, start, count), count, "iter_pgn_text")
+
+
+def _listed(records: Iterator[Record], count: int | None, iterator: str) -> list[Record]:
+    """The records as a list; without ``count``, ValueError beyond
+    ``MAX_LIST_RECORDS`` (saying how to read on) instead of a list that
+    could take all memory."""
+    if count is not None:
+        return list(records)
+    limit = MAX_LIST_RECORDS
+    out = list(itertools.islice(records, limit + 1))
+    if len(out) > limit:
+        raise ValueError(
+            f"more than MAX_LIST_RECORDS = {limit} records: a list holds them all at once. "
+            f"Read them one at a time with records.{iterator}(...), or in parts with "
+            f"start= and count= (e.g. start=0, count={limit})"
+        )
+    return out
 
 
 def _check_range(start: Any, count: Any) -> None:
@@ -162,6 +219,13 @@ def _check_range(start: Any, count: Any) -> None:
             raise TypeError(f"{name} must be an int, got {type(v).__name__}")
         if v < 0:
             raise ValueError(f"{name} must be 0 or more, got {v}")
+
+
+def _check_source(source: Any, reader: str) -> None:
+    """TypeError unless ``source`` is a path or a file (checked before a
+    generator starts)."""
+    if not isinstance(source, (str, os.PathLike)) and not callable(getattr(source, "read", None)):
+        raise TypeError(f"{reader} expects a path or a text file, got {type(source).__name__}")
 
 
 @contextmanager
@@ -199,32 +263,56 @@ def write_jsonl(games: Iterable[State | Record], file: PathOrFile) -> int:
     return _write((to_jsonl_line(g) + "\n" for g in games), file)
 
 
-def read_jsonl(source: PathOrFile, start: int = 0, count: int | None = None) -> list[Record]:
+def iter_jsonl(source: PathOrFile, start: int = 0, count: int | None = None) -> Iterator[Record]:
     """Games ``start ..`` (at most ``count``; all by default) of a JSON Lines
-    file (path or text file), each replayed and checked, read line by line
-    (a line longer than ``MAX_LINE_CHARS`` is an error, not read on).
-    ValueError (with line and column) for a bad line."""
+    file (path or text file), one at a time, each replayed and checked,
+    read line by line (a line longer than ``MAX_LINE_CHARS`` is an error,
+    not read on). ValueError (with line and column) for a bad line. The
+    arguments are checked at once, the file is opened when iteration
+    starts."""
     _check_range(start, count)
-    with _text_file(source, "read_jsonl", "read_jsonl_text") as f:
-        return _jsonl_lines(iter(lambda: f.readline(MAX_LINE_CHARS + 1), ""), start, count)
+    _check_source(source, "iter_jsonl")
+    return _jsonl_file(source, start, count, "iter_jsonl")
 
 
-def read_jsonl_text(text: str, start: int = 0, count: int | None = None) -> list[Record]:
-    """Games ``start ..`` (at most ``count``) of a JSON Lines text."""
+def _jsonl_file(source: PathOrFile, start: int, count: int | None, reader: str) -> Iterator[Record]:
+    with _text_file(source, reader, f"{reader}_text") as f:
+        yield from _jsonl_lines(iter(lambda: f.readline(MAX_LINE_CHARS + 1), ""), start, count)
+
+
+def iter_jsonl_text(text: str, start: int = 0, count: int | None = None) -> Iterator[Record]:
+    """Games ``start ..`` (at most ``count``) of a JSON Lines text, one at a time."""
     if not isinstance(text, str):
-        raise TypeError(f"read_jsonl_text expects the text as str, got {type(text).__name__}")
+        raise TypeError(f"iter_jsonl_text expects the text as str, got {type(text).__name__}")
     _check_range(start, count)
     return _jsonl_lines(io.StringIO(text, newline="\n"), start, count)
 
 
-def _jsonl_lines(lines: Iterable[Any], start: int, count: int | None) -> list[Record]:
+def read_jsonl(source: PathOrFile, start: int = 0, count: int | None = None) -> list[Record]:
+    """Games ``start ..`` (at most ``count``; all by default, up to
+    ``MAX_LIST_RECORDS``) of a JSON Lines file (path or text file): the
+    list of :func:`iter_jsonl`. ValueError (with line and column) for a bad
+    line."""
+    _check_range(start, count)
+    _check_source(source, "read_jsonl")
+    return _listed(_jsonl_file(source, start, count, "read_jsonl"), count, "iter_jsonl")
+
+
+def read_jsonl_text(text: str, start: int = 0, count: int | None = None) -> list[Record]:
+    """Games ``start ..`` (at most ``count``; all by default, up to
+    ``MAX_LIST_RECORDS``) of a JSON Lines text."""
+    if not isinstance(text, str):
+        raise TypeError(f"read_jsonl_text expects the text as str, got {type(text).__name__}")
+    return _listed(iter_jsonl_text(text, start, count), count, "iter_jsonl_text")
+
+
+def _jsonl_lines(lines: Iterable[Any], start: int, count: int | None) -> Iterator[Record]:
     """The records of lines ``start ..`` (blank lines skipped, and only
     counted for the line numbers of errors)."""
-    out: list[Record] = []
-    k = 0
+    if count == 0:
+        return
+    k = given = 0
     for number, line in enumerate(lines, 1):
-        if count is not None and len(out) >= count:
-            break
         if not isinstance(line, str):
             raise TypeError(
                 f"read_jsonl needs a text file (open it with 'r'), got {type(line).__name__}"
@@ -238,21 +326,44 @@ def _jsonl_lines(lines: Iterable[Any], start: int, count: int | None) -> list[Re
         if not body.strip():
             continue
         if k >= start:
-            out.append(_from_tuple(_core._jsonl_read_line(body, number)))
+            yield _from_tuple(_core._jsonl_read_line(body, number))
+            given += 1
+            if count is not None and given >= count:
+                return
         k += 1
-    return out
+
+
+def _file_kind(path: PathOrFile) -> tuple[str, PathOrFile]:
+    """``"jsonl"`` for a ``.jsonl`` (or ``.ndjson``) name, else ``"pgn"``;
+    a ``str`` is a path, never text."""
+    name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else getattr(path, "name", "")
+    if str(name).endswith((".jsonl", ".ndjson")):
+        return "jsonl", path
+    return "pgn", Path(path) if isinstance(path, str) else path
+
+
+def iter_file(path: PathOrFile, start: int = 0, count: int | None = None) -> Iterator[Record]:
+    """Records ``start ..`` (at most ``count``) from a ``.jsonl`` (or
+    ``.ndjson``) file, else PGN, one at a time: a path or a text file (a
+    file's ``name`` says which)."""
+    kind, path = _file_kind(path)
+    return (iter_jsonl if kind == "jsonl" else iter_pgn)(path, start, count)
 
 
 def read_file(path: PathOrFile, start: int = 0, count: int | None = None) -> list[Record]:
-    """Records ``start ..`` (at most ``count``) from a ``.jsonl`` (or
-    ``.ndjson``) file, else PGN: a path or a text file (a file's ``name``
-    says which)."""
-    name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else getattr(path, "name", "")
-    if str(name).endswith((".jsonl", ".ndjson")):
-        return read_jsonl(path, start, count)
-    if isinstance(path, str):
-        path = Path(path)  # a path, never text
-    return read_pgn(path, start, count)
+    """Records ``start ..`` (at most ``count``; all by default, up to
+    ``MAX_LIST_RECORDS``) from a ``.jsonl`` (or ``.ndjson``) file, else
+    PGN: a path or a text file (a file's ``name`` says which); the list of
+    :func:`iter_file`."""
+    kind, path = _file_kind(path)
+    read = read_jsonl if kind == "jsonl" else read_pgn
+    try:
+        return read(path, start, count)
+    except ValueError as e:
+        # The bound's message names the iterator that reads such files.
+        if "MAX_LIST_RECORDS" not in str(e):
+            raise
+        raise ValueError(str(e).replace(f"records.iter_{kind}(", "records.iter_file(")) from None
 
 
 def _write(chunks: Iterable[str], file: PathOrFile) -> int:

@@ -120,6 +120,24 @@ pub struct Tree {
 /// instead of expanding it, so `sims=10000000` cannot exhaust memory.
 pub const MAX_TREE_NODES: usize = 1 << 22;
 
+/// Most children one expansion adds: a decision's legal moves or a chance
+/// node's outcomes.
+pub const MAX_CHILDREN: usize = if crate::board::MAX_MOVES > crate::variants::MAX_OUTCOMES {
+    crate::board::MAX_MOVES
+} else {
+    crate::variants::MAX_OUTCOMES
+};
+
+/// The most bytes the buffers of a tree of at most `max_nodes` nodes
+/// ([`Tree::with_max_nodes`]) hold: it grows to `max_nodes` plus one
+/// expansion ([`MAX_CHILDREN`]); its nodes, edges and path are at most that
+/// many each, and a `Vec` holds at most twice its longest length.
+pub fn tree_bytes(max_nodes: usize) -> u64 {
+    let longest = (max_nodes.max(1) + MAX_CHILDREN) as u64;
+    let each = std::mem::size_of::<TNode>() + std::mem::size_of::<Edge>() + 4;
+    2 * longest * each as u64
+}
+
 fn new_node() -> TNode {
     TNode {
         visits: 0,

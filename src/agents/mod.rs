@@ -180,6 +180,15 @@ impl Agent {
         }
     }
 
+    /// This agent with its MCTS tree capped at `max_nodes` nodes
+    /// ([`mcts::Tree::with_max_nodes`]: a search that fills it evaluates
+    /// leaves instead of growing), so that its memory is bounded by
+    /// [`mcts::tree_bytes`] whatever the budget; no change for other agents.
+    pub fn with_tree_cap(mut self, max_nodes: usize) -> Agent {
+        self.tree = mcts::Tree::with_max_nodes(max_nodes);
+        self
+    }
+
     /// Runs the `search` engine on the decision node `g` (`None` for other
     /// agents). `limits` (nodes, ms, depth) override the spec's budgets
     /// when any is given; `poll` stops the search when it returns `true`;
@@ -241,6 +250,11 @@ impl Agent {
     /// MCTS simulations run since creation.
     pub fn simulations(&self) -> u64 {
         self.tree.simulations
+    }
+
+    /// Nodes of the MCTS tree of the last search (0 for other agents).
+    pub fn tree_len(&self) -> usize {
+        self.tree.len()
     }
 
     /// States MCTS evaluated since creation (what its `nodes` budget

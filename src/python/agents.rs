@@ -294,11 +294,13 @@ fn _playouts<'py>(
     let (seed, start, count, threads) = (seed.0, start.0, count.0, super::args::threads(threads));
     super::check_batch(count)?;
     let specs = [parse_spec(&agents.0)?, parse_spec(&agents.1)?];
+    super::memory::check_batch_agents(&specs, threads, count)?;
     let proto = new_game(variant, options)?;
-    let recs = interrupt::detach(py, || {
-        crate::sim::playouts::playouts(&proto, &specs, seed, start, count, threads)
-    })?;
-    super::records_to_dict(py, &recs)
+    interrupt::detach_keeping(
+        py,
+        || crate::sim::playouts::playouts(&proto, &specs, seed, start, count, threads),
+        |recs| super::records_to_dict(py, &recs),
+    )
 }
 
 /// Deepest `Agent.value` search (the deepest expectimax spec).
@@ -348,12 +350,25 @@ fn _roll_luck<'py>(
         }
     };
     let specs = [parse_spec(&agents.0)?, parse_spec(&agents.1)?];
+    super::memory::check_batch_agents(&specs, threads, count)?;
     let proto = new_game(variant, options)?;
-    let (games, rolls) = interrupt::detach(py, || {
+    let run = || {
         crate::sim::luck::roll_luck(
             &proto, &specs, &valuer, seed, start, count, threads, per_roll,
         )
-    })?;
+    };
+    interrupt::detach_keeping(py, run, |(games, rolls)| {
+        luck_dict(py, &games, &rolls, per_roll)
+    })
+}
+
+/// The arrays of a `_roll_luck` run.
+fn luck_dict<'py>(
+    py: Python<'py>,
+    games: &[crate::sim::luck::GameLuck],
+    rolls: &crate::sim::luck::RollLuck,
+    per_roll: bool,
+) -> PyResult<Bound<'py, PyDict>> {
     let recs: Vec<_> = games.iter().map(|g| g.record).collect();
     let d = super::records_to_dict(py, &recs)?;
     set_array(&d, "n_rolls", games.iter().map(|g| g.n_rolls))?;

@@ -130,11 +130,20 @@ pub(crate) fn _playouts_callable<'py>(
     super::check_batch(count)?;
     let mut recs = Vec::with_capacity(count.min(1 << 16) as usize);
     // Built-in agents' searches stay interruptible although the GIL is held.
-    super::interrupt::attached(|| {
+    let run = super::interrupt::attached(|| {
         for k in 0..count {
             recs.push(play_one(py, &proto, &mut deciders, seed, start + k)?);
         }
         Ok(())
-    })?;
-    super::records_to_dict(py, &recs)
+    });
+    match run {
+        Ok(()) => super::records_to_dict(py, &recs),
+        // Ctrl-C (or KeyboardInterrupt from a callable) keeps the games
+        // finished before it; the game it cut is not among them.
+        Err(e) => Err(super::interrupt::keep_partial(
+            py,
+            e,
+            super::records_to_dict(py, &recs)?.as_any(),
+        )),
+    }
 }

@@ -61,3 +61,45 @@ pub(crate) fn check_agent(spec: &AgentSpec, copies: u64) -> PyResult<()> {
         _ => Ok(()),
     }
 }
+
+/// ValueError if the transposition tables a batch holds at once could not
+/// be allocated now: every worker thread (`threads`, None: one per core, at
+/// most one per game of `games`) plays one game at a time, with a table for
+/// each of its `search` agents. Names the memory needed and what to lower.
+pub(crate) fn check_batch_agents(
+    specs: &[AgentSpec],
+    threads: Option<usize>,
+    games: u64,
+) -> PyResult<()> {
+    let per_game: u64 = specs
+        .iter()
+        .map(|s| match s {
+            AgentSpec::Search(p) if p.tt => u64::from(p.tt_mb) << 20,
+            _ => 0,
+        })
+        .sum();
+    if per_game == 0 {
+        return Ok(());
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let copies = (threads.unwrap_or(cores) as u64).min(games.max(1));
+    let need = per_game.saturating_mul(copies);
+    match available() {
+        Some(have) if need > have => Err(PyValueError::new_err(format!(
+            "{} need {} MB for their transposition tables ({} MB a game, {copies} game{} at \
+             once on {copies} thread{}), more than the {} MB this process can still allocate; \
+             give a smaller tt_mb or fewer threads",
+            specs
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" and "),
+            need >> 20,
+            per_game >> 20,
+            if copies == 1 { "" } else { "s" },
+            if copies == 1 { "" } else { "s" },
+            have >> 20
+        ))),
+        _ => Ok(()),
+    }
+}

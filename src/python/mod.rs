@@ -488,10 +488,11 @@ fn _random_playouts<'py>(
     let (seed, start, count, threads) = (seed.0, start.0, count.0, args::threads(threads));
     check_batch(count)?;
     let proto = new_game(variant, options)?;
-    let recs = interrupt::detach(py, || {
-        crate::sim::playouts::random_playouts(&proto, seed, start, count, threads)
-    })?;
-    records_to_dict(py, &recs)
+    interrupt::detach_keeping(
+        py,
+        || crate::sim::playouts::random_playouts(&proto, seed, start, count, threads),
+        |recs| records_to_dict(py, &recs),
+    )
 }
 
 #[pymodule]

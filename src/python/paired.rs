@@ -13,10 +13,12 @@ fn pair_run(
     variant: &str,
     agents: &(Bound<'_, PyAny>, Bound<'_, PyAny>),
     count: u64,
+    threads: Option<usize>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<([AgentSpec; 2], AnyGame)> {
     check_batch(count.saturating_mul(2))?;
     let specs = [parse_spec(&agents.0)?, parse_spec(&agents.1)?];
+    super::memory::check_batch_agents(&specs, threads, count)?;
     Ok((specs, new_game(variant, options)?))
 }
 
@@ -44,8 +46,8 @@ fn _paired_playouts<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let (seed, start, count, opening_plies) = (seed.0, start.0, count.0, opening_plies.0);
     let threads = super::args::threads(threads);
-    let (specs, proto) = pair_run(variant, &agents, count, options)?;
-    let pairs = interrupt::detach(py, || {
+    let (specs, proto) = pair_run(variant, &agents, count, threads, options)?;
+    let run = || {
         crate::sim::paired::paired_playouts(
             &proto,
             &specs,
@@ -55,7 +57,15 @@ fn _paired_playouts<'py>(
             opening_plies,
             threads,
         )
-    })?;
+    };
+    interrupt::detach_keeping(py, run, |pairs| pairs_dict(py, &pairs))
+}
+
+/// The arrays of a `_paired_playouts` run.
+fn pairs_dict<'py>(
+    py: Python<'py>,
+    pairs: &[crate::sim::paired::PairRecord],
+) -> PyResult<Bound<'py, PyDict>> {
     let first: Vec<_> = pairs.iter().map(|p| p[0]).collect();
     let second: Vec<_> = pairs.iter().map(|p| p[1]).collect();
     let d = PyDict::new(py);
@@ -86,7 +96,7 @@ fn _recorded_pairs<'py>(
 ) -> PyResult<Vec<[Vec<u32>; 2]>> {
     let (seed, start, count, opening_plies) = (seed.0, start.0, count.0, opening_plies.0);
     let threads = super::args::threads(threads);
-    let (specs, proto) = pair_run(variant, &agents, count, options)?;
+    let (specs, proto) = pair_run(variant, &agents, count, threads, options)?;
     interrupt::detach(py, || {
         crate::sim::recorded::recorded_pairs(
             &proto,

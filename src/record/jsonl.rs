@@ -3,7 +3,7 @@
 //! "tags"}`. `actions` are the action ids of every decision and chance
 //! outcome; `result` and `termination` are checked when read.
 
-use super::tokens::Lexer;
+use super::tokens::error_at;
 use super::{result_token, termination_name, Record, RecordError};
 use crate::variants::GameError;
 use serde_json::{json, Map, Value};
@@ -42,7 +42,7 @@ const FIELDS: [&str; 7] = [
 
 /// The record on one line (`line` is its 1-based number, for errors).
 pub fn read_line(text: &str, line: usize) -> Result<Record, RecordError> {
-    let err = |column: usize, m: String| Lexer::error_at(line, column, m);
+    let err = |column: usize, m: String| error_at(line, column, m);
     let v: Value =
         serde_json::from_str(text).map_err(|e| err(e.column().max(1), format!("not JSON: {e}")))?;
     let Value::Object(obj) = v else {

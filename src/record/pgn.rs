@@ -6,7 +6,7 @@
 //! `{roll NAME}` before the decision it allows, which PGN readers such as
 //! python-chess skip.
 
-use super::tokens::{escape, Lexer, Tok};
+use super::tokens::{error_at, escape, Lexer, Tok};
 use super::{apply, at_chance, result_token, termination_name, Record, RecordError};
 use crate::variants::{api, AnyGame, Game, GameError, Node, Options};
 use crate::with_game;
@@ -150,7 +150,7 @@ impl Reading {
 
     /// Starts the game from the tags (at the first movetext token).
     fn start(&mut self, line: usize, column: usize) -> Result<(), RecordError> {
-        let err = |m: String| Lexer::error_at(line, column, m);
+        let err = |m: String| error_at(line, column, m);
         let variant = self.tag("Variant").unwrap_or("chess");
         // python-chess and others write "Standard" for orthodox chess.
         let variant = match variant.to_ascii_lowercase().as_str() {
@@ -210,13 +210,13 @@ impl Reading {
             self.start(line, column)?;
         }
         let Some((g, rec)) = self.game.take() else {
-            return Err(Lexer::error_at(line, column, "no game"));
+            return Err(error_at(line, column, "no game"));
         };
         let actual = result_token(&g);
         for (what, claimed) in [("result", result), ("Result tag", self.tag("Result"))] {
             if let Some(c) = claimed {
                 if c != actual {
-                    return Err(Lexer::error_at(
+                    return Err(error_at(
                         line,
                         column,
                         format!("the {what} says {c} but the moves end with {actual}"),
@@ -227,7 +227,7 @@ impl Reading {
         if let Some(t) = self.tag("Termination") {
             let actual = termination_name(&g).unwrap_or("none");
             if t != actual {
-                return Err(Lexer::error_at(
+                return Err(error_at(
                     line,
                     column,
                     format!("tag Termination says {t:?} but the moves end with {actual:?}"),
@@ -237,6 +237,11 @@ impl Reading {
         Ok(rec)
     }
 }
+
+/// The most characters one game may take in a PGN read (its tags, moves,
+/// comments, and the space before it): a longer one is an error, so that
+/// reading a file holds at most one bounded game, whatever the file's size.
+pub const MAX_GAME_CHARS: u64 = 1 << 26;
 
 /// Every game in `text`.
 pub fn read(text: &str) -> Result<Vec<Record>, RecordError> {
@@ -251,101 +256,178 @@ pub fn read_range(
     skip: usize,
     take: Option<usize>,
 ) -> Result<Vec<Record>, RecordError> {
-    let mut lexer = Lexer::new(text);
+    let mut reader = Reader::new(text.chars(), skip);
     let mut games = Vec::new();
-    let mut cur: Option<Reading> = None;
-    let mut skipped = 0;
-    if take == Some(0) {
-        return Ok(games);
-    }
-    while let Some(sp) = lexer.next_token()? {
-        if skipped < skip {
-            skipped += usize::from(matches!(sp.tok, Tok::Result(_)));
-            continue;
-        }
-        let (line, column) = (sp.line, sp.column);
-        let err = |m: String| Lexer::error_at(line, column, m);
-        let reading = cur.get_or_insert_with(Reading::new);
-        match sp.tok {
-            Tok::Tag(n, v) => {
-                if reading.game.is_some() {
-                    return Err(err(format!(
-                        "tag {n} inside the moves: expected a move or a result (1-0, 0-1, 1/2-1/2, *)"
-                    )));
-                }
-                reading.tags.push((n, v));
-            }
-            Tok::Result(r) => {
-                let done = cur.take().map(|r0| r0.finish(Some(&r), line, column));
-                if let Some(rec) = done {
-                    games.push(rec?);
-                    if take.is_some_and(|t| games.len() >= t) {
-                        return Ok(games); // the rest is never read
-                    }
-                }
-            }
-            Tok::Variation => {}
-            Tok::Comment(c) => {
-                if reading.game.is_none() {
-                    reading.start(line, column)?;
-                }
-                let Some((g, rec)) = reading.game.as_mut() else {
-                    continue;
-                };
-                let Some(name) = c.trim().strip_prefix(ROLL.trim_end()).map(str::trim) else {
-                    continue; // an ordinary comment
-                };
-                if !at_chance(g) {
-                    return Err(err(format!(
-                        "roll {name:?} where no dice are rolled: expected a move"
-                    )));
-                }
-                let a = with_game!(&*g, x => api::string_to_action(x, name))
-                    .map_err(|e| err(format!("roll {name:?}: {e}")))?;
-                apply(g, a).map_err(|e| err(e.0))?;
-                rec.actions.push(a);
-            }
-            Tok::Symbol(s) => {
-                if reading.game.is_none() {
-                    reading.start(line, column)?;
-                }
-                let Some((g, rec)) = reading.game.as_mut() else {
-                    continue;
-                };
-                let s = strip_move_number(&s);
-                if s.is_empty() || s.starts_with('$') {
-                    continue; // a move number or an annotation glyph
-                }
-                if at_chance(g) {
-                    return Err(err(format!(
-                        "move {s:?} at a chance node: expected the roll as a comment {{roll ...}}"
-                    )));
-                }
-                let s = if s == PASS { "pass" } else { s };
-                let a = with_game!(&*g, x => api::string_to_action(x, s))
-                    .map_err(|e| err(format!("move {s:?}: {e}")))?;
-                apply(g, a).map_err(|e| err(e.0))?;
-                rec.actions.push(a);
-            }
-        }
-    }
-    if let Some(r) = cur {
-        if !r.tags.is_empty() || r.game.is_some() {
-            // A game ends with its result: text without one was cut short
-            // (read whole, it would pass for a game of fewer moves).
-            let (line, column) = lexer.position();
-            let what = if r.game.is_some() { "moves" } else { "tags" };
-            return Err(Lexer::error_at(
-                line,
-                column,
-                format!(
-                    "the text ends inside a game (after its {what}): expected its result \
-                     (1-0, 0-1, 1/2-1/2 or *) to end it"
-                ),
-            ));
+    while take.is_none_or(|t| games.len() < t) {
+        match reader.next_record()? {
+            Some(r) => games.push(r),
+            None => break,
         }
     }
     Ok(games)
+}
+
+/// Reads games one at a time from any source of characters (a text, or a
+/// file read a chunk at a time), skipping the first `skip` (only
+/// tokenised): it holds the game being read and one token, never the text,
+/// and refuses a game longer than [`MAX_GAME_CHARS`].
+pub struct Reader<I> {
+    lexer: Lexer<I>,
+    skip: usize,
+    skipped: usize,
+    cur: Option<Reading>,
+    ended: bool,
+}
+
+impl<I: Iterator<Item = char>> Reader<I> {
+    /// A reader of `src` that skips its first `skip` games.
+    pub fn new(src: I, skip: usize) -> Reader<I> {
+        Reader::with_limit(src, skip, MAX_GAME_CHARS)
+    }
+
+    /// [`Reader::new`] with another bound on a game's characters.
+    pub fn with_limit(src: I, skip: usize, limit: u64) -> Reader<I> {
+        Reader {
+            lexer: Lexer::new(src, limit.max(1)),
+            skip,
+            skipped: 0,
+            cur: None,
+            ended: false,
+        }
+    }
+
+    /// The source of the characters (to see why it ended).
+    pub fn source_mut(&mut self) -> &mut I {
+        self.lexer.source_mut()
+    }
+
+    /// `e`, or the game's length when the source was cut at the limit.
+    fn limit_or(&self, e: RecordError) -> RecordError {
+        if self.lexer.exceeded() {
+            let (line, column) = self.lexer.position();
+            error_at(
+                line,
+                column,
+                format!(
+                    "a game longer than {} characters (a record is read a game at a time, \
+                     each at most that long): is this PGN?",
+                    self.lexer_limit()
+                ),
+            )
+        } else {
+            e
+        }
+    }
+
+    fn lexer_limit(&self) -> u64 {
+        self.lexer.limit()
+    }
+
+    /// The next game (None after the last one); after an error, None.
+    pub fn next_record(&mut self) -> Result<Option<Record>, RecordError> {
+        if self.ended {
+            return Ok(None);
+        }
+        let r = self.read_one();
+        if !matches!(r, Ok(Some(_))) {
+            self.ended = true;
+        }
+        r.map_err(|e| self.limit_or(e))
+    }
+
+    fn read_one(&mut self) -> Result<Option<Record>, RecordError> {
+        while let Some(sp) = self.lexer.next_token()? {
+            if self.skipped < self.skip {
+                if matches!(sp.tok, Tok::Result(_)) {
+                    self.skipped += 1;
+                    self.lexer.mark();
+                }
+                continue;
+            }
+            let (line, column) = (sp.line, sp.column);
+            let err = |m: String| error_at(line, column, m);
+            let reading = self.cur.get_or_insert_with(Reading::new);
+            match sp.tok {
+                Tok::Tag(n, v) => {
+                    if reading.game.is_some() {
+                        return Err(err(format!(
+                            "tag {n} inside the moves: expected a move or a result (1-0, 0-1, 1/2-1/2, *)"
+                        )));
+                    }
+                    reading.tags.push((n, v));
+                }
+                Tok::Result(r) => {
+                    self.lexer.mark();
+                    if let Some(r0) = self.cur.take() {
+                        return r0.finish(Some(&r), line, column).map(Some);
+                    }
+                }
+                Tok::Variation => {}
+                Tok::Comment(c) => {
+                    if reading.game.is_none() {
+                        reading.start(line, column)?;
+                    }
+                    let Some((g, rec)) = reading.game.as_mut() else {
+                        continue;
+                    };
+                    let Some(name) = c.trim().strip_prefix(ROLL.trim_end()).map(str::trim) else {
+                        continue; // an ordinary comment
+                    };
+                    if !at_chance(g) {
+                        return Err(err(format!(
+                            "roll {name:?} where no dice are rolled: expected a move"
+                        )));
+                    }
+                    let a = with_game!(&*g, x => api::string_to_action(x, name))
+                        .map_err(|e| err(format!("roll {name:?}: {e}")))?;
+                    apply(g, a).map_err(|e| err(e.0))?;
+                    rec.actions.push(a);
+                }
+                Tok::Symbol(s) => {
+                    if reading.game.is_none() {
+                        reading.start(line, column)?;
+                    }
+                    let Some((g, rec)) = reading.game.as_mut() else {
+                        continue;
+                    };
+                    let s = strip_move_number(&s);
+                    if s.is_empty() || s.starts_with('$') {
+                        continue; // a move number or an annotation glyph
+                    }
+                    if at_chance(g) {
+                        return Err(err(format!(
+                            "move {s:?} at a chance node: expected the roll as a comment {{roll ...}}"
+                        )));
+                    }
+                    let s = if s == PASS { "pass" } else { s };
+                    let a = with_game!(&*g, x => api::string_to_action(x, s))
+                        .map_err(|e| err(format!("move {s:?}: {e}")))?;
+                    apply(g, a).map_err(|e| err(e.0))?;
+                    rec.actions.push(a);
+                }
+            }
+        }
+        if self.lexer.exceeded() {
+            return Err(error_at(0, 0, String::new())); // replaced by limit_or
+        }
+        if let Some(r) = self.cur.take() {
+            if !r.tags.is_empty() || r.game.is_some() {
+                // A game ends with its result: text without one was cut short
+                // (read whole, it would pass for a game of fewer moves).
+                let (line, column) = self.lexer.position();
+                let what = if r.game.is_some() { "moves" } else { "tags" };
+                return Err(error_at(
+                    line,
+                    column,
+                    format!(
+                        "the text ends inside a game (after its {what}): expected its result \
+                         (1-0, 0-1, 1/2-1/2 or *) to end it"
+                    ),
+                ));
+            }
+        }
+        Ok(None)
+    }
 }
 
 /// `s` without a leading move number (`12.`, `12...`); a bare number stays.

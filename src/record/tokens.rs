@@ -24,10 +24,20 @@ pub(super) struct Spanned {
     pub column: usize,
 }
 
-pub(super) struct Lexer<'a> {
-    chars: std::iter::Peekable<std::str::Chars<'a>>,
+/// A lexer over any source of characters (a text, or a file read a chunk
+/// at a time): it holds one character of look-ahead and the token being
+/// built, never the text. At most `limit` characters are taken after a
+/// [`Lexer::mark`] (a game's start): beyond them the source reads as ended
+/// and [`Lexer::exceeded`] says so.
+pub(super) struct Lexer<I> {
+    src: I,
+    peeked: Option<Option<char>>,
     line: usize,
     column: usize,
+    taken: u64,
+    mark: u64,
+    limit: u64,
+    exceeded: bool,
 }
 
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
@@ -36,21 +46,65 @@ fn is_separator(c: char) -> bool {
     c.is_whitespace() || matches!(c, '{' | '}' | '[' | ']' | ';' | '"')
 }
 
-impl<'a> Lexer<'a> {
-    pub fn new(text: &'a str) -> Lexer<'a> {
+/// An error at a 1-based line and column.
+pub(super) fn error_at(line: usize, column: usize, message: impl Into<String>) -> RecordError {
+    RecordError {
+        line,
+        column,
+        message: message.into(),
+    }
+}
+
+impl<I: Iterator<Item = char>> Lexer<I> {
+    /// A lexer of `src` taking at most `limit` characters after each mark.
+    pub fn new(src: I, limit: u64) -> Lexer<I> {
         Lexer {
-            chars: text.chars().peekable(),
+            src,
+            peeked: None,
             line: 1,
             column: 1,
+            taken: 0,
+            mark: 0,
+            limit,
+            exceeded: false,
         }
     }
 
-    pub fn error_at(line: usize, column: usize, message: impl Into<String>) -> RecordError {
-        RecordError {
-            line,
-            column,
-            message: message.into(),
+    /// Starts counting the characters of the next game (for the limit).
+    pub fn mark(&mut self) {
+        self.mark = self.taken - u64::from(matches!(self.peeked, Some(Some(_))));
+    }
+
+    /// The most characters a game may take.
+    pub fn limit(&self) -> u64 {
+        self.limit
+    }
+
+    /// Whether the source was cut at the limit.
+    pub fn exceeded(&self) -> bool {
+        self.exceeded
+    }
+
+    /// The source of the characters.
+    pub fn source_mut(&mut self) -> &mut I {
+        &mut self.src
+    }
+
+    fn pull(&mut self) -> Option<char> {
+        if self.taken - self.mark >= self.limit {
+            self.exceeded = true;
+            return None;
         }
+        let c = self.src.next()?;
+        self.taken += 1;
+        Some(c)
+    }
+
+    fn peek(&mut self) -> Option<char> {
+        if self.peeked.is_none() {
+            self.peeked = Some(self.pull());
+        }
+        self.peeked.flatten()
     }
 
     /// Where the next character is (1-based line and column).
@@ -59,11 +113,14 @@ impl<'a> Lexer<'a> {
     }
 
     fn error(&self, message: impl Into<String>) -> RecordError {
-        Lexer::error_at(self.line, self.column, message)
+        error_at(self.line, self.column, message)
     }
 
     fn bump(&mut self) -> Option<char> {
-        let c = self.chars.next()?;
+        let c = match self.peeked.take() {
+            Some(c) => c,
+            None => self.pull(),
+        }?;
         if c == '\n' {
             self.line += 1;
             self.column = 1;
@@ -74,13 +131,13 @@ impl<'a> Lexer<'a> {
     }
 
     fn skip_space(&mut self) {
-        while let Some(&c) = self.chars.peek() {
+        while let Some(c) = self.peek() {
             if !c.is_whitespace() {
                 break;
             }
             // `%` in the first column escapes the rest of the line.
             self.bump();
-            if c == '\n' && self.chars.peek() == Some(&'%') {
+            if c == '\n' && self.peek() == Some('%') {
                 self.skip_line();
             }
         }
@@ -88,7 +145,7 @@ impl<'a> Lexer<'a> {
 
     fn skip_line(&mut self) -> String {
         let mut s = String::new();
-        while let Some(&c) = self.chars.peek() {
+        while let Some(c) = self.peek() {
             if c == '\n' {
                 break;
             }
@@ -100,12 +157,12 @@ impl<'a> Lexer<'a> {
 
     /// The next token, None at the end of the text.
     pub fn next_token(&mut self) -> Result<Option<Spanned>, RecordError> {
-        if self.line == 1 && self.column == 1 && self.chars.peek() == Some(&'%') {
+        if self.line == 1 && self.column == 1 && self.peek() == Some('%') {
             self.skip_line();
         }
         self.skip_space();
         let (line, column) = (self.line, self.column);
-        let Some(&c) = self.chars.peek() else {
+        let Some(c) = self.peek() else {
             return Ok(None);
         };
         let tok = match c {
@@ -121,7 +178,7 @@ impl<'a> Lexer<'a> {
                         Some('}') => break,
                         Some(c) => s.push(c),
                         None => {
-                            return Err(Lexer::error_at(
+                            return Err(error_at(
                                 line,
                                 column,
                                 "comment '{' not closed: expected '}'",
@@ -145,7 +202,7 @@ impl<'a> Lexer<'a> {
             }
             _ => {
                 let mut s = String::new();
-                while let Some(&c) = self.chars.peek() {
+                while let Some(c) = self.peek() {
                     if is_separator(c) || (c == ')' && !s.contains('(')) {
                         break;
                     }
@@ -176,7 +233,7 @@ impl<'a> Lexer<'a> {
                 Some('{') => while !matches!(self.bump(), Some('}') | None) {},
                 Some(_) => {}
                 None => {
-                    return Err(Lexer::error_at(
+                    return Err(error_at(
                         line,
                         column,
                         "variation '(' not closed: expected ')'",
@@ -189,7 +246,7 @@ impl<'a> Lexer<'a> {
     fn tag(&mut self) -> Result<Tok, RecordError> {
         self.skip_space();
         let mut name = String::new();
-        while let Some(&c) = self.chars.peek() {
+        while let Some(c) = self.peek() {
             if !(c.is_ascii_alphanumeric() || c == '_') {
                 break;
             }

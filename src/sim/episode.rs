@@ -71,10 +71,26 @@ pub fn sized_for_episode(spec: AgentSpec) -> AgentSpec {
     }
 }
 
-/// Bytes an episode's built-in opponent `spec` (as [`sized_for_episode`]
+/// Most nodes the tree of an episode's `mcts` opponent grows to (a vector
+/// env holds one opponent per env): a search that fills it evaluates its
+/// leaves instead of growing it, so its memory is bounded by construction
+/// ([`crate::agents::mcts::tree_bytes`], about 2 MB) whatever `sims`,
+/// `nodes` or `ms`. Budgets whose trees stay smaller play as they do
+/// elsewhere (`mcts:sims=256` in chess grows about 9,000 nodes).
+pub const EPISODE_TREE_NODES: usize = 1 << 14;
+
+/// An episode's built-in opponent: [`sized_for_episode`]'s spec, an `mcts`
+/// tree capped at [`EPISODE_TREE_NODES`].
+pub fn episode_opponent(spec: AgentSpec) -> Agent {
+    Agent::new(sized_for_episode(spec)).with_tree_cap(EPISODE_TREE_NODES)
+}
+
+/// Bytes an episode's built-in opponent `spec` (as [`episode_opponent`]
 /// makes it) may hold at most: a `search` agent's table (rounded down to a
 /// power of two of 64-byte buckets, with 2 MiB of alignment slack from 2 MiB
-/// on) and its buffers; a generous constant for the other agents.
+/// on) and its buffers; an `mcts` agent's tree of at most
+/// [`EPISODE_TREE_NODES`] nodes and its buffers; a generous constant for
+/// the buffers of the other agents.
 pub fn opponent_bytes(spec: &AgentSpec) -> u64 {
     const BUFFERS: u64 = 1 << 19;
     match sized_for_episode(spec.clone()) {
@@ -84,6 +100,7 @@ pub fn opponent_bytes(spec: &AgentSpec) -> u64 {
             let slack = if table >= 2 << 20 { 2 << 20 } else { 0 };
             table + slack + BUFFERS
         }
+        AgentSpec::Mcts(_) => crate::agents::mcts::tree_bytes(EPISODE_TREE_NODES) + BUFFERS,
         _ => BUFFERS,
     }
 }
@@ -156,7 +173,7 @@ impl Episode {
             index: 0,
             side,
             learner: None,
-            agent: opponent.map(|s| Box::new(Agent::new(sized_for_episode(s)))),
+            agent: opponent.map(|s| Box::new(episode_opponent(s))),
             lose_on_illegal,
             history: Vec::new(),
             rolls: Vec::new(),

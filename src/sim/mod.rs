@@ -57,7 +57,9 @@ pub(crate) fn on_threads<R: Send>(threads: Option<usize>, run: impl FnOnce(bool)
 /// as [`on_threads`] runs them (at least `min_len` items per rayon task),
 /// every item under the caller's interrupt token: the one batch loop of the
 /// playouts, paired games, recorded games and roll luck. Interrupted, it
-/// returns fewer items (the caller discards them).
+/// returns the items finished before the interrupt, in order: the longest
+/// prefix of items that ran to their end with the token never cancelled
+/// (an item the interrupt cut short is dropped, as is every item after it).
 pub(crate) fn par_map<R: Send>(
     threads: Option<usize>,
     count: u64,
@@ -66,10 +68,17 @@ pub(crate) fn par_map<R: Send>(
 ) -> Vec<R> {
     use rayon::prelude::*;
     let token = crate::interrupt::current();
-    // Once interrupted, items not started are skipped (an interrupted call
-    // discards its results): Ctrl-C then waits only for the items in hand,
-    // not for every game of the batch (each up to its next interrupt check).
-    let item = |k: u64| (!crate::interrupt::requested()).then(|| job(k));
+    // Once interrupted, items not started are skipped: Ctrl-C then waits
+    // only for the items in hand, not for every game of the batch (each up
+    // to its next interrupt check). An item is kept only if the token was
+    // still not cancelled when it ended: then nothing in it was cut short.
+    let item = |k: u64| {
+        if crate::interrupt::requested() {
+            return None;
+        }
+        let r = job(k);
+        (!crate::interrupt::cancelled()).then_some(r)
+    };
     let items: Vec<Option<R>> = on_threads(threads, |pooled| {
         if !pooled {
             // No worker thread could be started: one item after another here.
@@ -95,5 +104,31 @@ mod tests {
             }
         }
         assert!(super::par_map(Some(2), 0, 1, |k| k).is_empty());
+    }
+
+    #[test]
+    fn an_interrupted_par_map_keeps_the_items_finished_before_it() {
+        use crate::interrupt::{run, Token};
+        // Item 10 is cut short by the interrupt (the token is cancelled
+        // while it runs): items 0..10, finished before, are kept; item 10
+        // and every later one are not (one thread: items in order).
+        for threads in [Some(1), Some(2)] {
+            let t = Token::new();
+            let got = run(&t, None, || {
+                super::par_map(threads, 1000, 1, |k| {
+                    if k == 10 {
+                        t.cancel();
+                    }
+                    k
+                })
+            });
+            assert!(t.is_cancelled());
+            let want: Vec<u64> = (0..got.len() as u64).collect();
+            assert_eq!(got, want, "a prefix of the items, in order");
+            assert!(got.len() <= 10, "item 10 was cut short: {}", got.len());
+            if threads == Some(1) {
+                assert_eq!(got.len(), 10);
+            }
+        }
     }
 }

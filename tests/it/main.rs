@@ -19,6 +19,7 @@ mod gardner;
 mod gardner_draw;
 mod hardening;
 mod hardening3;
+mod hardening4;
 mod luck;
 mod luck_option;
 mod mcts;

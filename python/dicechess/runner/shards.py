@@ -76,8 +76,9 @@ class ShardInterrupted(KeyboardInterrupt):
 def piece_size(shard: Shard, threads: int | None) -> int:
     """Games per Rust call within a shard: all of them for random agents
     (fast), else eight per worker thread (enough to keep the threads busy
-    while games of different lengths finish), so that Ctrl-C, which drops
-    the call in progress, loses only that call's games."""
+    while games of different lengths finish). Ctrl-C keeps the games
+    finished before it in every piece, the one in progress included (see
+    :func:`run_shard`); pieces bound how long one call runs."""
     if shard.agents == ("random", "random"):
         return max(shard.count, 1)
     return 8 * (threads or os.cpu_count() or 1)
@@ -86,24 +87,49 @@ def piece_size(shard: Shard, threads: int | None) -> int:
 def run_shard(shard: Shard, threads: int | None = None) -> dict[str, np.ndarray]:
     """Runs one shard in Rust (GIL released for built-in agents) and returns
     its per-game arrays by name. Ctrl-C raises :class:`ShardInterrupted`
-    with the games of the pieces finished (see :func:`piece_size`)."""
+    with the shard's first games, every one finished before it: those of
+    the pieces done (see :func:`piece_size`) and those the interrupted call
+    finished (the core raises them as the ``KeyboardInterrupt``'s
+    ``partial``; the game it cut short is not among them)."""
     size = piece_size(shard, threads)
-    if size >= shard.count:
-        return _run(shard, threads)
     pieces: list[dict[str, np.ndarray]] = []
     try:
-        for lo in range(0, shard.count, size):
-            piece = replace(shard, start=shard.start + lo, count=min(size, shard.count - lo))
+        for lo in range(0, max(shard.count, 1), size):
+            piece = shard
+            if size < shard.count:
+                piece = replace(shard, start=shard.start + lo, count=min(size, shard.count - lo))
             pieces.append(_run(piece, threads))
     except KeyboardInterrupt as e:
+        partial = _partial(shard, e)
+        if partial is not None:
+            pieces.append(partial)
         raise ShardInterrupted(_join(pieces) if pieces else None) from e
-    return _join(pieces)
+    return pieces[0] if len(pieces) == 1 else _join(pieces)
 
 
 def _join(pieces: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     """The pieces' arrays concatenated in order (roll arrays hold absolute
     game indices, so they concatenate as they are)."""
     return {k: np.concatenate([p[k] for p in pieces]) for k in pieces[0]}
+
+
+def _partial(shard: Shard, e: KeyboardInterrupt) -> dict[str, np.ndarray] | None:
+    """The arrays of the games an interrupted call finished (its
+    exception's ``partial``), None if it finished none."""
+    out = getattr(e, "partial", None)
+    if not isinstance(out, dict):
+        return None
+    arrays = _arrays(shard, out)
+    first = next(iter(arrays.values()), None)
+    return arrays if first is not None and len(first) else None
+
+
+def _arrays(shard: Shard, out: Any) -> dict[str, np.ndarray]:
+    """A call's result as arrays by name (a paired run's two halves
+    flattened to ``a_first_*`` and ``b_first_*``)."""
+    if shard.kind == "paired":
+        return {f"{half}_{k}": v for half, arrays in out.items() for k, v in arrays.items()}
+    return dict(out)
 
 
 def _run(shard: Shard, threads: int | None) -> dict[str, np.ndarray]:
@@ -119,7 +145,7 @@ def _run(shard: Shard, threads: int | None) -> dict[str, np.ndarray]:
             int(shard.params.get("opening_plies", 0)),
             **shard.options,
         )
-        return {f"{half}_{k}": v for half, arrays in both.items() for k, v in arrays.items()}
+        return _arrays(shard, both)
     if shard.kind == "roll_luck":
         eval_depth = int(shard.params["eval_depth"])
         per_roll = bool(shard.params.get("per_roll", False))
