@@ -1,52 +1,12 @@
 //! The plain variants behind one type, for the luck dial's wrapper
-//! ([`super::luck::Lucky`]): an enum that dispatches every [`Game`] call.
+//! ([`super::luck::Lucky`]): an enum (generated with [`super::AnyGame`] from
+//! the registry) whose [`Game`] impl dispatches every call.
 
 use super::*;
 use crate::board::{Color, Move, MoveList, Position, RoleSet};
 use crate::encode::ActionLayout;
 use crate::rng::GameRng;
 use crate::with_base_game;
-
-/// [`BaseGame`], its name dispatch and `search_null`, from the registry.
-macro_rules! declare_base_game {
-    ([] $($arm:ident ($module:ident :: $ty:ident, evaluate = $_eval:ident) {
-        $($name:literal => {
-            title: $_title:literal, gym: $_gym:literal, board: $_board:literal,
-            chance: $_chance:literal, twin: $_twin:literal, new: $new:expr $(,)?
-        })+
-    })*) => {
-        /// The variants as they are written, without the luck dial: the
-        /// game a [`luck::Lucky`] wraps. It is a [`Game`] that dispatches
-        /// every call (a match per call: luck games are for calibration, not
-        /// the hot loops of the plain variants, which are generic over each
-        /// concrete game).
-        #[derive(Clone, serde::Serialize, serde::Deserialize)]
-        pub enum BaseGame {
-            $($arm($module::$ty),)*
-        }
-
-        impl BaseGame {
-            /// Creates a game of `variant` with options (keyword → JSON value).
-            pub fn new(variant: &str, options: &Options) -> Result<BaseGame, GameError> {
-                match variant {
-                    $($($name => Ok(BaseGame::$arm(($new)(options)?)),)+)*
-                    _ => Err(GameError::new(format!(
-                        "unknown variant {variant:?}; known variants: {}",
-                        VARIANTS.join(", ")
-                    ))),
-                }
-            }
-        }
-
-        /// The plain game's null move, in its own arm.
-        fn search_null(g: &BaseGame) -> Option<BaseGame> {
-            match g {
-                $(BaseGame::$arm(g) => g.search_null().map(BaseGame::$arm),)*
-            }
-        }
-    };
-}
-crate::for_each_variant!([declare_base_game]);
 
 /// Every call dispatched to the concrete game (see [`BaseGame`]).
 impl Game for BaseGame {
@@ -144,7 +104,7 @@ impl Game for BaseGame {
         with_base_game!(self, g => g.search_key())
     }
     fn search_null(&self) -> Option<Self> {
-        search_null(self)
+        self.search_null_in_arm()
     }
     fn search_play(&mut self, mv: Move) {
         with_base_game!(self, g => g.search_play(mv))

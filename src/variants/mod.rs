@@ -41,7 +41,6 @@ pub mod orthodox;
 pub mod registry;
 pub mod snapshot;
 
-pub use base::BaseGame;
 pub use chance_table::ChanceTable;
 pub use common::*;
 pub use endings::{by_color_index, no_move_ending, orthodox_ending, ColorResult, Endings};
@@ -259,12 +258,13 @@ pub fn mix_key(h: u64, x: u64) -> u64 {
     h ^ z ^ (z >> 31)
 }
 
-/// The variants' modules, rows, names and [`AnyGame`], from the registry.
+/// The variants' modules, rows, names, [`AnyGame`] and [`BaseGame`], from
+/// the registry.
 macro_rules! declare_variants {
     ([] $($arm:ident ($module:ident :: $ty:ident, evaluate = $_eval:ident) {
         $($name:literal => {
             title: $title:literal, gym: $gym:literal, board: $board:literal,
-            chance: $chance:literal, twin: $twin:literal, new: $_new:expr $(,)?
+            chance: $chance:literal, twin: $twin:literal, new: $new:expr $(,)?
         })+
     })*) => {
         $(pub mod $module;)*
@@ -293,6 +293,36 @@ macro_rules! declare_variants {
         pub enum AnyGame {
             $($arm($module::$ty),)*
             Lucky(luck::Lucky<BaseGame>),
+        }
+
+        /// The variants as they are written, without the luck dial: the
+        /// game a [`luck::Lucky`] wraps. It is a [`Game`] that dispatches
+        /// every call (`base.rs`; a match per call: luck games are for
+        /// calibration, not the hot loops of the plain variants, which are
+        /// generic over each concrete game).
+        #[derive(Clone, serde::Serialize, serde::Deserialize)]
+        pub enum BaseGame {
+            $($arm($module::$ty),)*
+        }
+
+        impl BaseGame {
+            /// Creates a game of `variant` with options (keyword → JSON value).
+            pub fn new(variant: &str, options: &Options) -> Result<BaseGame, GameError> {
+                match variant {
+                    $($($name => Ok(BaseGame::$arm(($new)(options)?)),)+)*
+                    _ => Err(GameError::new(format!(
+                        "unknown variant {variant:?}; known variants: {}",
+                        VARIANTS.join(", ")
+                    ))),
+                }
+            }
+
+            /// The plain game's null move, in its own arm.
+            fn search_null_in_arm(&self) -> Option<BaseGame> {
+                match self {
+                    $(BaseGame::$arm(g) => g.search_null().map(BaseGame::$arm),)*
+                }
+            }
         }
 
         /// A plain game as a game of any variant (its own arm).

@@ -87,6 +87,8 @@ def test_cubic_checkers_faces_and_paused_cubes_drawn():
     s.apply_san("b2-c3")
     s.apply_san("a7-b6")
     assert render.paused_squares(s) == [(5, 2), (2, 1)]  # c3 (White), b6 (Black)
+    assert s.paused == ["c3", "b6"] and s.fen().split()[3] == "c3,b6"  # the FEN's paused field
+    assert dc.State("cubic_checkers").paused == [] and dc.State("chess").paused is None
     root = ET.fromstring(render.svg(s))
     frames = [e for e in root.iter() if e.get("class") == "paused"]
     assert len(frames) == 2
