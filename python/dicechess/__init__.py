@@ -31,6 +31,7 @@ from ._core import (
 from .arena import ArenaResult, arena
 from .luck import RollLuckResult, roll_luck
 from .paired import PairedResult, paired_games
+from .registry import VariantInfo, variant_info
 from .runner import RunOptions
 from .sim import PlayoutResult, playouts
 
@@ -48,6 +49,8 @@ __all__ = [
     "observation_planes",
     "perft",
     "variants",
+    "VariantInfo",
+    "variant_info",
     "PlayoutResult",
     "playouts",
     "sim",

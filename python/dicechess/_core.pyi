@@ -16,6 +16,7 @@ __all__ = [
     "MAX_THREADS",
     "State",
     "variants",
+    "variant_info",
     "num_actions",
     "observation_planes",
     "perft",
@@ -94,6 +95,10 @@ class State:
     def colors(self) -> list[str] | None:
         """Random Move Number Chess: each player's colour (None before the
         colour choice and for other variants)."""
+    @property
+    def paused(self) -> list[str] | None:
+        """Cubic Checkers: the squares of the paused cubes (``["c3"]``), White's
+        first; None for other variants."""
     @property
     def moves_left(self) -> int | None:
         """Random Move Number Chess: moves left in the turn (None for other variants)."""
@@ -208,6 +213,12 @@ def search_eval_weights() -> tuple[list[str], list[float]]:
 
 def variants() -> list[str]:
     """The names of the variants."""
+
+def variant_info() -> list[dict[str, Any]]:
+    """One dict per variant, in the order of ``variants()``: its registry row
+    (``src/variants/registry.rs``: name, title, gym, gym_id, board_size, chance,
+    twin) and the facts of its default game (observation_shape, num_actions,
+    max_chance_outcomes, pieces). ``dicechess.variant_info()`` wraps it."""
 
 def num_actions(variant: str, **options: Any) -> int:
     """Number of distinct actions at decision nodes of ``variant`` (with options)."""

@@ -33,6 +33,7 @@ from gymnasium import spaces
 
 from . import _core
 from ._core import State
+from .registry import variant_info
 from .rlspaces import NOOP_ACTION, check_obs_layout, observation_space, padded, to_layout
 
 __all__ = [
@@ -44,19 +45,8 @@ __all__ = [
     "sample_chance",
 ]
 
-#: Gymnasium id suffix -> variant name.
-ENV_IDS = {
-    "Chess": "chess",
-    "Cubic": "cubic",
-    "CubicCheckers": "cubic_checkers",
-    "DiceChess": "dice_chess",
-    "DiceChess3": "dice_chess3",
-    "Fluky": "fluky",
-    "Gardner": "gardner",
-    "Metamorph": "metamorph",
-    "RandomMoveNumber": "random_move_number",
-    "Vegas": "vegas",
-}
+#: Gymnasium id suffix -> variant name, from the registry (every variant has one).
+ENV_IDS = {v.gym: v.name for v in variant_info().values()}
 
 #: Terminations that are truncations, not game results.
 TRUNCATIONS = frozenset({"max_plies"})

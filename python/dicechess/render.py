@@ -109,16 +109,11 @@ def dice_faces(state: State) -> list[str]:
 
 
 def paused_squares(state: State) -> list[tuple[int, int]]:
-    """Cubic Checkers: the paused cubes as ``(row, file)`` indices of
-    :func:`board` (row 0 is the top rank), from the FEN's paused field;
-    empty for other variants."""
-    if state.variant != "cubic_checkers":
-        return []
-    field = state.fen().split()[3]
-    if field == "-":
-        return []
-    nr = len(board(state))
-    return [(nr - int(sq[1:]), ord(sq[0]) - ord("a")) for sq in field.split(",")]
+    """Cubic Checkers: the paused cubes (``state.paused``) as ``(row, file)``
+    indices of :func:`board` (row 0 is the top rank); empty for other variants."""
+    squares = getattr(state, "paused", None) or []
+    nr = len(board(state)) if squares else 0
+    return [(nr - int(sq[1:]), ord(sq[0]) - ord("a")) for sq in squares]
 
 
 def dice_used(state: State) -> list[bool]:

@@ -10,7 +10,7 @@
 
 use crate::board::{Color, Position, Role};
 use crate::variants::{
-    chess::Chess, cubic::Cubic, cubic_checkers::CubicCheckers, fluky::Fluky, gardner::Gardner,
+    chess::Chess, cubic::Cubic, cubic_checkers::CubicCheckers, fluky::Fluky,
     random_move_number::RandomMoveNumber, vegas::Vegas, Game, Player,
 };
 
@@ -121,7 +121,6 @@ impl Evaluate for Fluky {
         KEEP_DEFAULTS
     }
 }
-impl Evaluate for Gardner {}
 impl Evaluate for Vegas {
     /// A free move (the previous move gave check) is worth a tempo.
     fn search_terms(&self) -> f64 {
@@ -206,6 +205,22 @@ impl Evaluate for Cubic {
         KEEP_DEFAULTS
     }
 }
+
+/// `impl Evaluate` for the variants whose registry row says `evaluate =
+/// default` (material and mobility, the search's common defaults); the
+/// others have theirs above.
+macro_rules! default_evaluations {
+    ([] $($_arm:ident ($module:ident :: $ty:ident, evaluate = $eval:ident) $_rows:tt)*) => {
+        $(default_evaluation!($eval $module::$ty);)*
+    };
+}
+macro_rules! default_evaluation {
+    (default $module:ident :: $ty:ident) => {
+        impl Evaluate for crate::variants::$module::$ty {}
+    };
+    (own $($_:tt)*) => {};
+}
+crate::for_each_variant!([default_evaluations]);
 
 /// Every call dispatched to the concrete game.
 impl Evaluate for crate::variants::BaseGame {

@@ -14,7 +14,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use crate::variants::{
-    api, identity, snapshot, AnyGame, Game, GameError, Options, Termination, VARIANTS,
+    api, identity, snapshot, AnyGame, Game, GameError, Options, Termination, ROWS, VARIANTS,
 };
 use crate::with_game;
 
@@ -262,6 +262,13 @@ impl PyState {
             .map(|c| c.iter().map(|x| x.name()).collect())
     }
 
+    /// Cubic Checkers: the squares of the paused cubes (`["c3"]`), White's
+    /// first; None for other variants.
+    #[getter]
+    fn paused(&self) -> Option<Vec<String>> {
+        self.extras().paused
+    }
+
     /// Random Move Number Chess: moves left in the current turn (0 except
     /// at decision nodes); None for other variants.
     #[getter]
@@ -406,6 +413,36 @@ fn variants() -> Vec<&'static str> {
     VARIANTS.to_vec()
 }
 
+/// One dict per variant, in the order of `variants()`: its registry row
+/// (`src/variants/registry.rs`) and the facts of its default game.
+#[pyfunction]
+fn variant_info(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    ROWS.iter()
+        .map(|row| {
+            let g = AnyGame::new(row.name, &Options::new()).map_err(value_error)?;
+            let (shape, actions, outcomes, pieces) = with_game!(&g, g => (
+                api::observation_shape(g),
+                g.layout().num_actions(),
+                g.max_chance_outcomes(),
+                g.position().occupied().count(),
+            ));
+            let d = PyDict::new(py);
+            d.set_item("name", row.name)?;
+            d.set_item("title", row.title)?;
+            d.set_item("gym", row.gym)?;
+            d.set_item("gym_id", format!("dicechess/{}-v0", row.gym))?;
+            d.set_item("board_size", row.board)?;
+            d.set_item("chance", row.chance)?;
+            d.set_item("twin", row.twin)?;
+            d.set_item("observation_shape", (shape[0], shape[1], shape[2]))?;
+            d.set_item("num_actions", actions)?;
+            d.set_item("max_chance_outcomes", outcomes)?;
+            d.set_item("pieces", pieces)?;
+            Ok(d)
+        })
+        .collect()
+}
+
 /// Number of distinct actions at decision nodes of `variant` (with options).
 #[pyfunction]
 #[pyo3(signature = (variant, **options))]
@@ -514,6 +551,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<episode::PyEpisode>()?;
     m.add_function(wrap_pyfunction!(episode::_episode_from_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(variants, m)?)?;
+    m.add_function(wrap_pyfunction!(variant_info, m)?)?;
     m.add_function(wrap_pyfunction!(features::search_eval_features, m)?)?;
     m.add_function(wrap_pyfunction!(features::search_eval_weights, m)?)?;
     m.add_function(wrap_pyfunction!(num_actions, m)?)?;

@@ -1,70 +1,12 @@
 //! The plain variants behind one type, for the luck dial's wrapper
-//! ([`super::luck::Lucky`]): an enum that dispatches every [`Game`] call.
+//! ([`super::luck::Lucky`]): an enum (generated with [`super::AnyGame`] from
+//! the registry) whose [`Game`] impl dispatches every call.
 
 use super::*;
 use crate::board::{Color, Move, MoveList, Position, RoleSet};
 use crate::encode::ActionLayout;
 use crate::rng::GameRng;
-
-/// The ten variants as they are written, without the luck dial: the
-/// game a [`luck::Lucky`] wraps. It is a [`Game`] that dispatches every
-/// call (a match per call: luck games are for calibration, not the hot
-/// loops of the plain variants, which are generic over each concrete game).
-#[derive(Clone, serde::Serialize, serde::Deserialize)]
-pub enum BaseGame {
-    Chess(chess::Chess),
-    Cubic(cubic::Cubic),
-    CubicCheckers(cubic_checkers::CubicCheckers),
-    Vegas(vegas::Vegas),
-    Fluky(fluky::Fluky),
-    Gardner(gardner::Gardner),
-    RandomMoveNumber(random_move_number::RandomMoveNumber),
-    DiceChess(dice_chess::DiceChess),
-    DiceChess3(dice_chess3::DiceChess3),
-}
-
-/// Calls `$body` with `$g` bound to the concrete game inside a [`BaseGame`].
-#[macro_export]
-macro_rules! with_base_game {
-    ($any:expr, $g:ident => $body:expr) => {
-        match $any {
-            $crate::variants::BaseGame::Chess($g) => $body,
-            $crate::variants::BaseGame::Vegas($g) => $body,
-            $crate::variants::BaseGame::Cubic($g) => $body,
-            $crate::variants::BaseGame::CubicCheckers($g) => $body,
-            $crate::variants::BaseGame::Fluky($g) => $body,
-            $crate::variants::BaseGame::Gardner($g) => $body,
-            $crate::variants::BaseGame::RandomMoveNumber($g) => $body,
-            $crate::variants::BaseGame::DiceChess($g) => $body,
-            $crate::variants::BaseGame::DiceChess3($g) => $body,
-        }
-    };
-}
-
-impl BaseGame {
-    /// Creates a game of `variant` with options (keyword → JSON value).
-    pub fn new(variant: &str, options: &Options) -> Result<BaseGame, GameError> {
-        match variant {
-            "chess" => Ok(BaseGame::Chess(chess::Chess::new(options)?)),
-            "cubic" => Ok(BaseGame::Cubic(cubic::Cubic::new(options)?)),
-            "cubic_checkers" => Ok(BaseGame::CubicCheckers(cubic_checkers::CubicCheckers::new(
-                options,
-            )?)),
-            "vegas" => Ok(BaseGame::Vegas(vegas::Vegas::new(options)?)),
-            "fluky" | "metamorph" => Ok(BaseGame::Fluky(fluky::Fluky::new(variant, options)?)),
-            "gardner" => Ok(BaseGame::Gardner(gardner::Gardner::new(options)?)),
-            "random_move_number" => Ok(BaseGame::RandomMoveNumber(
-                random_move_number::RandomMoveNumber::new(options)?,
-            )),
-            "dice_chess" => Ok(BaseGame::DiceChess(dice_chess::DiceChess::new(options)?)),
-            "dice_chess3" => Ok(BaseGame::DiceChess3(dice_chess3::DiceChess3::new(options)?)),
-            _ => Err(GameError::new(format!(
-                "unknown variant {variant:?}; known variants: {}",
-                VARIANTS.join(", ")
-            ))),
-        }
-    }
-}
+use crate::with_base_game;
 
 /// Every call dispatched to the concrete game (see [`BaseGame`]).
 impl Game for BaseGame {
@@ -165,17 +107,7 @@ impl Game for BaseGame {
         with_base_game!(self, g => g.search_key())
     }
     fn search_null(&self) -> Option<Self> {
-        match self {
-            BaseGame::Chess(g) => g.search_null().map(BaseGame::Chess),
-            BaseGame::Cubic(g) => g.search_null().map(BaseGame::Cubic),
-            BaseGame::CubicCheckers(g) => g.search_null().map(BaseGame::CubicCheckers),
-            BaseGame::Vegas(g) => g.search_null().map(BaseGame::Vegas),
-            BaseGame::Fluky(g) => g.search_null().map(BaseGame::Fluky),
-            BaseGame::Gardner(g) => g.search_null().map(BaseGame::Gardner),
-            BaseGame::RandomMoveNumber(g) => g.search_null().map(BaseGame::RandomMoveNumber),
-            BaseGame::DiceChess(g) => g.search_null().map(BaseGame::DiceChess),
-            BaseGame::DiceChess3(g) => g.search_null().map(BaseGame::DiceChess3),
-        }
+        self.search_null_in_arm()
     }
     fn search_play(&mut self, mv: Move) {
         with_base_game!(self, g => g.search_play(mv))

@@ -304,6 +304,8 @@ pub struct Extras {
     pub moves_left: Option<u32>,
     /// Each player's throws so far (Random Move Number Chess).
     pub throw_records: Option<[Vec<u8>; 2]>,
+    /// The squares of the paused cubes, White's first (Cubic Checkers).
+    pub paused: Option<Vec<String>>,
 }
 
 /// The name of outcome id `outcome` in a variant's table of outcome names

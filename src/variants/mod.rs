@@ -4,7 +4,10 @@
 //! A game state is a chance node (dice to roll), a decision node of player 0
 //! or 1, or terminal. The [`Game`] trait is implemented once per rule set;
 //! the functions in [`api`] build the action-level API (fixed action ids,
-//! strings, validation) on top of it for every variant at once.
+//! strings, validation) on top of it for every variant at once. The rule
+//! sets themselves are listed only in [`registry`], one row per variant:
+//! their modules, [`VARIANTS`], [`ROWS`] and [`AnyGame`] are generated here
+//! from it.
 
 /// The accessors every variant writes alike, for its `impl Game`: the board
 /// (`self.pos`), the progress (`self.progress`) and the action layout (the
@@ -26,34 +29,27 @@ macro_rules! game_accessors {
 pub mod api;
 mod base;
 mod chance_table;
-pub mod chess;
 mod common;
-pub mod cubic;
-pub mod cubic_checkers;
 mod dice;
-pub mod dice_chess;
-pub mod dice_chess3;
 pub mod endings;
-pub mod fluky;
-pub mod gardner;
 pub mod identity;
 mod key_list;
 mod king_capture;
 mod legal_cache;
 pub mod luck;
 pub mod orthodox;
-pub mod random_move_number;
+pub mod registry;
 pub mod snapshot;
-pub mod vegas;
 
-pub use base::BaseGame;
 pub use chance_table::ChanceTable;
 pub use common::*;
 pub use endings::{by_color_index, no_move_ending, orthodox_ending, ColorResult, Endings};
+pub use registry::VariantRow;
 
 use crate::board::{Color, Move, MoveList, Position, RoleSet};
 use crate::encode::ActionLayout;
 use crate::rng::{uniform_index, GameRng};
+use crate::with_game;
 use serde::{de::DeserializeOwned, Serialize};
 
 /// The rules of one variant as a state machine with explicit chance nodes.
@@ -268,55 +264,84 @@ pub fn mix_key(h: u64, x: u64) -> u64 {
     h ^ z ^ (z >> 31)
 }
 
-/// Every variant name, as `dc.variants()` lists them.
-pub const VARIANTS: &[&str] = &[
-    "chess",
-    "cubic",
-    "cubic_checkers",
-    "dice_chess",
-    "dice_chess3",
-    "fluky",
-    "gardner",
-    "metamorph",
-    "random_move_number",
-    "vegas",
-];
+/// The variants' modules, rows, names, [`AnyGame`] and [`BaseGame`], from
+/// the registry.
+macro_rules! declare_variants {
+    ([] $($arm:ident ($module:ident :: $ty:ident, evaluate = $_eval:ident) {
+        $($name:literal => {
+            title: $title:literal, gym: $gym:literal, board: $board:literal,
+            chance: $chance:literal, twin: $twin:literal, new: $new:expr $(,)?
+        })+
+    })*) => {
+        $(pub mod $module;)*
 
-/// A game of any variant: matched once per call, never per move inside hot
-/// loops (those are generic over [`Game`]). A variant with the luck dial
-/// set (`luck > 0`) is the [`AnyGame::Lucky`] wrapper of its plain game.
-#[derive(Clone, serde::Serialize, serde::Deserialize)]
-pub enum AnyGame {
-    Chess(chess::Chess),
-    Cubic(cubic::Cubic),
-    CubicCheckers(cubic_checkers::CubicCheckers),
-    Vegas(vegas::Vegas),
-    Fluky(fluky::Fluky),
-    Gardner(gardner::Gardner),
-    RandomMoveNumber(random_move_number::RandomMoveNumber),
-    DiceChess(dice_chess::DiceChess),
-    DiceChess3(dice_chess3::DiceChess3),
-    Lucky(luck::Lucky<BaseGame>),
-}
+        /// The registry's rows, in the order of [`VARIANTS`].
+        pub const ROWS: &[VariantRow] = &SORTED_ROWS;
+        const SORTED_ROWS: [VariantRow; [$($($name),+),*].len()] = registry::sorted([$($(
+            VariantRow {
+                name: $name,
+                title: $title,
+                gym: $gym,
+                board: $board,
+                chance: $chance,
+                twin: $twin,
+            },
+        )+)*]);
 
-/// Calls `$body` with `$g` bound to the concrete game inside an [`AnyGame`].
-#[macro_export]
-macro_rules! with_game {
-    ($any:expr, $g:ident => $body:expr) => {
-        match $any {
-            $crate::variants::AnyGame::Chess($g) => $body,
-            $crate::variants::AnyGame::Vegas($g) => $body,
-            $crate::variants::AnyGame::Cubic($g) => $body,
-            $crate::variants::AnyGame::CubicCheckers($g) => $body,
-            $crate::variants::AnyGame::Fluky($g) => $body,
-            $crate::variants::AnyGame::Gardner($g) => $body,
-            $crate::variants::AnyGame::RandomMoveNumber($g) => $body,
-            $crate::variants::AnyGame::DiceChess($g) => $body,
-            $crate::variants::AnyGame::DiceChess3($g) => $body,
-            $crate::variants::AnyGame::Lucky($g) => $body,
+        /// Every variant name, as `dc.variants()` lists them (sorted).
+        pub const VARIANTS: &[&str] = &registry::names(SORTED_ROWS);
+
+        /// A game of any variant: matched once per call, never per move
+        /// inside hot loops (those are generic over [`Game`]). A variant
+        /// with the luck dial set (`luck > 0`) is the [`AnyGame::Lucky`]
+        /// wrapper of its plain game.
+        #[derive(Clone, serde::Serialize, serde::Deserialize)]
+        pub enum AnyGame {
+            $($arm($module::$ty),)*
+            Lucky(luck::Lucky<BaseGame>),
+        }
+
+        /// The variants as they are written, without the luck dial: the
+        /// game a [`luck::Lucky`] wraps. It is a [`Game`] that dispatches
+        /// every call (`base.rs`; a match per call: luck games are for
+        /// calibration, not the hot loops of the plain variants, which are
+        /// generic over each concrete game).
+        #[derive(Clone, serde::Serialize, serde::Deserialize)]
+        pub enum BaseGame {
+            $($arm($module::$ty),)*
+        }
+
+        impl BaseGame {
+            /// Creates a game of `variant` with options (keyword → JSON value).
+            pub fn new(variant: &str, options: &Options) -> Result<BaseGame, GameError> {
+                match variant {
+                    $($($name => Ok(BaseGame::$arm(($new)(options)?)),)+)*
+                    _ => Err(GameError::new(format!(
+                        "unknown variant {variant:?}; known variants: {}",
+                        VARIANTS.join(", ")
+                    ))),
+                }
+            }
+
+            /// The plain game's null move, in its own arm.
+            fn search_null_in_arm(&self) -> Option<BaseGame> {
+                match self {
+                    $(BaseGame::$arm(g) => g.search_null().map(BaseGame::$arm),)*
+                }
+            }
+        }
+
+        /// A plain game as a game of any variant (its own arm).
+        impl From<BaseGame> for AnyGame {
+            fn from(base: BaseGame) -> AnyGame {
+                match base {
+                    $(BaseGame::$arm(g) => AnyGame::$arm(g),)*
+                }
+            }
         }
     };
 }
+crate::for_each_variant!([declare_variants]);
 
 /// Splits a variant spec `name:key=value,key=value` (the options written
 /// after the name, as the CLI and the study take them) into the name and
@@ -399,17 +424,7 @@ impl AnyGame {
                 field.as_deref(),
             )?));
         }
-        Ok(match base {
-            BaseGame::Chess(g) => AnyGame::Chess(g),
-            BaseGame::Cubic(g) => AnyGame::Cubic(g),
-            BaseGame::CubicCheckers(g) => AnyGame::CubicCheckers(g),
-            BaseGame::Vegas(g) => AnyGame::Vegas(g),
-            BaseGame::Fluky(g) => AnyGame::Fluky(g),
-            BaseGame::Gardner(g) => AnyGame::Gardner(g),
-            BaseGame::RandomMoveNumber(g) => AnyGame::RandomMoveNumber(g),
-            BaseGame::DiceChess(g) => AnyGame::DiceChess(g),
-            BaseGame::DiceChess3(g) => AnyGame::DiceChess3(g),
-        })
+        Ok(base.into())
     }
     /// The variant's name.
     pub fn variant(&self) -> &'static str {

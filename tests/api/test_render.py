@@ -30,9 +30,8 @@ def test_svg_is_valid_and_shows_pieces(variant):
     root = ET.fromstring(svg)
     pieces = [e for e in root.iter() if e.get("class") == "piece"]
     n = sum(1 for r in render.board(s) for p in r if p)
-    # Pieces in the setup: 5x5 boards, Cubic Checkers' 16 cubes, else 32.
-    expected = {"fluky": 12, "metamorph": 12, "gardner": 20, "cubic_checkers": 16}.get(variant, 32)
-    assert len(pieces) == n == expected
+    # The pieces of the setup, as the Rust board counts them.
+    assert len(pieces) == n == dc.variant_info()[variant].pieces
 
 
 def test_vegas_dice_drawn():
@@ -130,6 +129,8 @@ def test_cubic_checkers_faces_and_paused_cubes_drawn():
     s.apply_san("b2-c3")
     s.apply_san("a7-b6")
     assert render.paused_squares(s) == [(5, 2), (2, 1)]  # c3 (White), b6 (Black)
+    assert s.paused == ["c3", "b6"] and s.fen().split()[3] == "c3,b6"  # the FEN's paused field
+    assert dc.State("cubic_checkers").paused == [] and dc.State("chess").paused is None
     root = ET.fromstring(render.svg(s))
     frames = [e for e in root.iter() if e.get("class") == "paused"]
     assert len(frames) == 2

@@ -29,6 +29,7 @@ mod paired;
 mod parse_fuzz;
 mod perft;
 mod random_move_number;
+mod registry;
 mod search;
 mod search_hooks;
 mod search_horizon;

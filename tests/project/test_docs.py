@@ -56,6 +56,7 @@ def test_study_docs_example_runs() -> None:
         dicechess.study,
         sys.modules["dicechess.paired"],
         sys.modules["dicechess.runner.options"],
+        sys.modules["dicechess.registry"],
     ],
 )
 def test_doctests(module: object) -> None:

@@ -18,7 +18,7 @@ def test_planes_module_function(variant):
     s = dc.State(variant)
     assert names == s.observation_planes()
     assert names[:2] == ["own_pawn", "own_knight"]
-    side = 5 if variant in ("fluky", "metamorph", "gardner") else 8
+    side = dc.variant_info()[variant].board_size
     assert s.observation_tensor().shape == (len(names), side, side)
     with pytest.raises(ValueError):
         dc.observation_planes("nope")

@@ -29,6 +29,7 @@ import numpy as np
 
 from .. import _core
 from ..luck import roll_luck
+from ..registry import variant_info
 from ..runner.results import player0_score
 
 
@@ -60,9 +61,6 @@ LUCK_FAMILIES: dict[str, LuckFamily] = {
     ),
 }
 
-#: The dice-free twin of each variant on its board (the 5x5 games against Gardner).
-TWIN_5X5 = ("fluky", "metamorph", "gardner")
-
 
 def base_name(spec: str) -> str:
     """The variant's name in a spec (``"chess:luck=0.1"`` -> ``"chess"``)."""
@@ -70,9 +68,15 @@ def base_name(spec: str) -> str:
 
 
 def twin_of(spec: str) -> str:
-    """The dice-free twin a variant is calibrated on: Gardner for the 5x5 games,
-    chess for the 8x8 ones."""
-    return "gardner" if base_name(spec) in TWIN_5X5 else "chess"
+    """The dice-free twin a variant is calibrated on, from its registry row:
+    Gardner for the 5x5 games, chess for the 8x8 ones."""
+    name = base_name(spec)
+    info = variant_info().get(name)
+    if info is None:
+        raise ValueError(
+            f"unknown variant {name!r} in {spec!r}; known variants: {', '.join(variant_info())}"
+        )
+    return info.twin
 
 
 def luck_of(spec: str) -> float:

@@ -8,12 +8,13 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .. import _core
+from ..registry import variant_info
 
 #: Schema version of results.json (docs/study.md describes it).
 RESULTS_VERSION = 3
 
-#: The variants without dice: zero-luck controls (Gardner is Fluky's no-dice 5x5 twin).
-CONTROLS = ("chess", "cubic", "cubic_checkers", "gardner")
+#: The variants without chance nodes: zero-luck controls (from the registry).
+CONTROLS = tuple(name for name, v in variant_info().items() if not v.chance)
 
 #: The agent families of a compute ladder: the spec of rung ``k`` (budget ``2^k``).
 FAMILY_SPECS = {"search": "search:nodes={}", "mcts": "mcts:sims={}"}

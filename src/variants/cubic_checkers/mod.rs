@@ -269,6 +269,12 @@ impl CubicCheckers {
 
 impl Game for CubicCheckers {
     game_accessors!();
+    fn extras(&self) -> Extras {
+        Extras {
+            paused: Some(self.paused.iter().flatten().map(|&s| square_name(s)).collect()),
+            ..Extras::default()
+        }
+    }
     fn search_key(&self) -> u64 {
         // The board with its faces (side to move included), the rook-moved
         // flags, the paused cubes, the jump in progress (where the cube
