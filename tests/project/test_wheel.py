@@ -156,9 +156,10 @@ def test_wheel_extension_is_lean(wheel: Path) -> None:
     assert len(ext) == 1, [i.filename for i in ext]
     size_mb = ext[0].file_size / 2**20
     print(f"{ext[0].filename}: {size_mb:.2f} MiB")
-    # Stripped, it is 3.2 MiB (2026-12-07: the luck dial's wrapper is one more copy
-    # of the generic game loops and searches); debug info would add far more.
-    assert size_mb < 4, f"the extension is {size_mb:.1f} MiB: debug info not stripped?"
+    # Stripped, it is 3.9 MiB (2026-12-08: the luck dial's wrapper is one more copy
+    # of the generic game loops and searches, dicechess.zero's search one more per
+    # variant); debug info would add far more.
+    assert size_mb < 5, f"the extension is {size_mb:.1f} MiB: debug info not stripped?"
 
 
 def test_readme_sizes_are_the_wheels(wheel: Path) -> None:
