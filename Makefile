@@ -190,7 +190,7 @@ pytest: venv venv-rl browser
 	$(VENV)/bin/pytest -m "not slow" -q $(PYTEST_ARGS)
 
 # Notebooks that need the torch-based RL libraries (also run alone by `make test-rl`).
-RL_NOTEBOOKS := notebooks/06_maskable_ppo.ipynb
+RL_NOTEBOOKS := notebooks/06_maskable_ppo.ipynb notebooks/08_zero.ipynb
 KERNEL_ENV := JUPYTER_PATH=$(VENV_ABS)/share/jupyter JUPYTER_PREFER_ENV_PATH=1
 
 # The notebooks are committed with their outputs (GitHub and the docs site show

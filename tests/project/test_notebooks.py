@@ -34,6 +34,7 @@ def test_notebooks_exist() -> None:
         "05_records_replay.ipynb",
         "06_maskable_ppo.ipynb",
         "07_search_engine.ipynb",
+        "08_zero.ipynb",
     ]
 
 
