@@ -2,7 +2,7 @@
 //! Python callable `evaluate(obs, mask) -> (logits, value)`, called once
 //! per batch with the GIL held; the searches run with it released.
 
-use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
@@ -26,8 +26,8 @@ fn expected(b: &Batch) -> String {
     )
 }
 
-/// Reads `obj` as a float array of `len` numbers in shape `shape` (or
-/// `alt`), into `out`.
+/// Reads `obj`, a float32 or float64 numpy array of one of `shapes`, into
+/// `out` (row-major).
 fn read_floats(
     obj: &Bound<'_, PyAny>,
     shapes: &[&[usize]],
@@ -35,34 +35,34 @@ fn read_floats(
     what: &str,
     b: &Batch,
 ) -> PyResult<()> {
-    let shape_ok = |s: &[usize]| shapes.contains(&s);
-    if let Ok(a) = obj.extract::<PyReadonlyArray1<f32>>() {
-        if shape_ok(a.shape()) {
-            out.extend_from_slice(a.as_slice()?);
+    // One path per dtype: a dynamic-rank array covers (n,), (n, 1) and (n, a);
+    // other ranks are the TypeError below, as before.
+    let ranked = |n: usize| n == 1 || n == 2;
+    let shape = if let Some(x) = obj
+        .extract::<PyReadonlyArrayDyn<f32>>()
+        .ok()
+        .filter(|x| ranked(x.ndim()))
+    {
+        if shapes.contains(&x.shape()) {
+            out.extend(x.as_array().iter().copied());
             return Ok(());
         }
-        return Err(bad_shape(what, a.shape(), b));
-    }
-    if let Ok(a) = obj.extract::<PyReadonlyArray1<f64>>() {
-        if shape_ok(a.shape()) {
-            out.extend(a.as_array().iter().map(|&x| x as f32));
+        x.shape().to_vec()
+    } else if let Some(x) = obj
+        .extract::<PyReadonlyArrayDyn<f64>>()
+        .ok()
+        .filter(|x| ranked(x.ndim()))
+    {
+        if shapes.contains(&x.shape()) {
+            out.extend(x.as_array().iter().map(|&v| v as f32));
             return Ok(());
         }
-        return Err(bad_shape(what, a.shape(), b));
-    }
-    if let Ok(a) = obj.extract::<PyReadonlyArray2<f32>>() {
-        if shape_ok(a.shape()) {
-            out.extend(a.as_array().iter().copied());
-            return Ok(());
-        }
-        return Err(bad_shape(what, a.shape(), b));
-    }
-    if let Ok(a) = obj.extract::<PyReadonlyArray2<f64>>() {
-        if shape_ok(a.shape()) {
-            out.extend(a.as_array().iter().map(|&x| x as f32));
-            return Ok(());
-        }
-        return Err(bad_shape(what, a.shape(), b));
+        x.shape().to_vec()
+    } else {
+        Vec::new()
+    };
+    if !shape.is_empty() {
+        return Err(bad_shape(what, &shape, b));
     }
     let dtype = obj
         .getattr("dtype")
