@@ -141,11 +141,13 @@ class ReplayBuffer:
         return self.obs[rows].astype(np.float32), pol, self.z[rows]
 
     def state(self) -> dict[str, np.ndarray]:
+        # The filled rows (all of them once the buffer is full).
+        n = self.size
         return {
-            "obs": self.obs[: self.size] if self.size < self.capacity else self.obs,
-            "pol_idx": self.pol_idx[: self.size] if self.size < self.capacity else self.pol_idx,
-            "pol_p": self.pol_p[: self.size] if self.size < self.capacity else self.pol_p,
-            "z": self.z[: self.size] if self.size < self.capacity else self.z,
+            "obs": self.obs[:n],
+            "pol_idx": self.pol_idx[:n],
+            "pol_p": self.pol_p[:n],
+            "z": self.z[:n],
             "next": np.array(self.next),
         }
 
