@@ -24,11 +24,9 @@ __all__ = [
     "search_eval_weights",
     "_state_from_bytes",
     "_pgn_write",
-    "_pgn_read",
     "_PgnReader",
     "MAX_PGN_GAME_CHARS",
     "_jsonl_write",
-    "_jsonl_read",
     "_jsonl_read_line",
     "_recorded_playouts",
     "_random_playouts",
@@ -169,9 +167,6 @@ def _pgn_write(
     tags: list[tuple[str, str]],
     seed: int | None = None,
 ) -> str: ...
-def _pgn_read(
-    text: str, skip: int = 0, take: int | None = None
-) -> list[tuple[str, str, list[int], list[tuple[str, str]], int | None]]: ...
 
 @final
 class _PgnReader:
@@ -189,9 +184,6 @@ def _jsonl_write(
     tags: list[tuple[str, str]],
     seed: int | None = None,
 ) -> str: ...
-def _jsonl_read(
-    text: str,
-) -> list[tuple[str, str, list[int], list[tuple[str, str]], int | None]]: ...
 def _jsonl_read_line(
     line: str, number: int
 ) -> tuple[str, str, list[int], list[tuple[str, str]], int | None]: ...

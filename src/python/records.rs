@@ -52,26 +52,6 @@ fn _pgn_write(
     pgn::write(&r).map_err(|e| PyValueError::new_err(e.0))
 }
 
-/// Games `skip ..` of a PGN text, at most `take` (None: all of them).
-#[pyfunction]
-#[pyo3(
-    signature = (text, skip = super::args::Start(0), take = None),
-    text_signature = "(text, skip=0, take=None)"
-)]
-fn _pgn_read(
-    py: Python<'_>,
-    text: &str,
-    skip: super::args::Start,
-    take: Option<super::args::Count>,
-) -> PyResult<Vec<RecordTuple>> {
-    let text = text.to_string();
-    let (skip, take) = (skip.0 as usize, take.map(|t| t.0 as usize));
-    let recs = py
-        .detach(move || pgn::read_range(&text, skip, take))
-        .map_err(read_error)?;
-    Ok(recs.into_iter().map(to_tuple).collect())
-}
-
 /// Characters read from a Python text file per `read` call.
 const CHUNK_CHARS: usize = 1 << 16;
 
@@ -247,13 +227,6 @@ fn _jsonl_write(
     jsonl::write_line(&r).map_err(|e| PyValueError::new_err(e.0))
 }
 
-#[pyfunction]
-fn _jsonl_read(py: Python<'_>, text: &str) -> PyResult<Vec<RecordTuple>> {
-    let text = text.to_string();
-    let recs = py.detach(move || jsonl::read(&text)).map_err(read_error)?;
-    Ok(recs.into_iter().map(to_tuple).collect())
-}
-
 /// The actions of games `start .. start+count` of a `_playouts` run (the
 /// same games), for runs that save their records; the GIL released.
 #[pyfunction]
@@ -286,9 +259,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PgnReader>()?;
     m.add("MAX_PGN_GAME_CHARS", pgn::MAX_GAME_CHARS)?;
     m.add_function(wrap_pyfunction!(_pgn_write, m)?)?;
-    m.add_function(wrap_pyfunction!(_pgn_read, m)?)?;
     m.add_function(wrap_pyfunction!(_jsonl_write, m)?)?;
-    m.add_function(wrap_pyfunction!(_jsonl_read, m)?)?;
     m.add_function(wrap_pyfunction!(_jsonl_read_line, m)?)?;
     m.add_function(wrap_pyfunction!(_recorded_playouts, m)?)?;
     Ok(())
