@@ -108,6 +108,17 @@ def _positive(text: str) -> int:
     return n
 
 
+def _node_budgets(text: str) -> tuple[int, ...]:
+    """Increasing positive node budgets, comma-separated ('' for none)."""
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    budgets = tuple(_positive(p) for p in parts)
+    if list(budgets) != sorted(set(budgets)):
+        raise argparse.ArgumentTypeError(
+            f"expected increasing node budgets such as 16,64,256, got {text!r}"
+        )
+    return budgets
+
+
 def _even_games(text: str) -> int:
     n = _positive(text)
     if n < 4 or n % 2:
@@ -273,6 +284,13 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--eval-every", type=int, default=5)
     tr.add_argument("--eval-pairs", type=int, default=20)
     tr.add_argument("--eval-sims", type=_positive, default=64)
+    tr.add_argument(
+        "--eval-ladder",
+        type=_node_budgets,
+        default=(16, 64, 256),
+        help="node budgets of the search rungs played at each evaluation, comma-separated "
+        "(default 16,64,256; '' for none)",
+    )
     tr.add_argument(
         "--device", default=None, help="torch device (default: cuda if present, else cpu)"
     )
@@ -508,6 +526,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
         eval_every=args.eval_every,
         eval_pairs=args.eval_pairs,
         eval_sims=args.eval_sims,
+        eval_ladder=args.eval_ladder,
     )
     last = r.log[-1] if r.log else {}
     scores = ", ".join(

@@ -32,6 +32,7 @@ TINY: dict[str, Any] = dict(
     eval_pairs=1,
     eval_sims=4,
     eval_opponents=("random",),
+    eval_ladder=(1, 2),
 )
 
 
@@ -262,5 +263,41 @@ def test_ladder_place_and_learning_curve(tmp_path: Path) -> None:
 
     matplotlib.use("Agg")
     ax = zero.plot_learning_curve(tmp_path)
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["random"]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == ["random", "search:nodes=1", "search:nodes=2"]
     assert len(ax.lines[0].get_xdata()) == 1  # evaluated at iteration 2 only
+    # The ladder rungs were played during training and placed the network.
+    row = run.log[-1]
+    expect = zero.ladder_crossing(
+        (1, 2), [row["score_search:nodes=1"], row["score_search:nodes=2"]]
+    )
+    assert row["ladder_log2_nodes"] == expect
+    ax = zero.plot_learning_curve(tmp_path, ladder=True)
+    assert list(ax.lines[0].get_ydata()) == [2**expect]
+
+
+def test_ladder_crossing_interpolates_in_log2_nodes() -> None:
+    cross = zero.ladder_crossing
+    # 0.7 at 16 nodes, 0.3 at 64: halfway in log2, i.e. 32 nodes.
+    assert cross((16, 64), [0.7, 0.3]) == pytest.approx(5.0)
+    assert cross((16, 64, 256), [0.9, 0.6, 0.4]) == pytest.approx(7.0)
+    # Censored at either end: half a doubling beyond the rung.
+    assert cross((16, 64), [0.4, 0.1]) == pytest.approx(3.5)
+    assert cross((16, 64), [0.9, 0.8]) == pytest.approx(6.5)
+    assert cross((16, 64), [0.5, 0.5]) == pytest.approx(6.5)
+
+
+@pytest.mark.parametrize("bad", [(64, 16), (0,), (16, 16), (True,), (2.5,)])
+def test_eval_ladder_must_be_increasing_budgets(bad: Any) -> None:
+    with pytest.raises(ValueError, match="eval_ladder must be increasing"):
+        zero.TrainConfig(variant="gardner", eval_ladder=bad)
+
+
+def test_cli_eval_ladder_option(capsys: Any) -> None:
+    from dicechess.cli import _node_budgets
+
+    assert _node_budgets("16,64, 256") == (16, 64, 256)
+    assert _node_budgets("") == ()
+    with pytest.raises(SystemExit):
+        cli_main(["train", "gardner", "--out", "x", "--eval-ladder", "64,16"])
+    assert "increasing node budgets" in capsys.readouterr().err

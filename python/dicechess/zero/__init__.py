@@ -33,7 +33,14 @@ from .play import (  # noqa: E402
     match,
     plot_learning_curve,
 )
-from .train import ReplayBuffer, TrainConfig, Trainer, TrainResult, train  # noqa: E402
+from .train import (  # noqa: E402
+    ReplayBuffer,
+    TrainConfig,
+    Trainer,
+    TrainResult,
+    ladder_crossing,
+    train,
+)
 
 __all__ = [
     "EXTRA_HINT",
@@ -49,6 +56,7 @@ __all__ = [
     "ZeroNet",
     "default_device",
     "ladder",
+    "ladder_crossing",
     "load_model",
     "match",
     "plot_learning_curve",

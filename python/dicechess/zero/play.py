@@ -217,10 +217,14 @@ def ladder(
     )
 
 
-def plot_learning_curve(log: str | os.PathLike[str] | list[dict[str, Any]], ax: Any = None) -> Any:
+def plot_learning_curve(
+    log: str | os.PathLike[str] | list[dict[str, Any]], ax: Any = None, ladder: bool = False
+) -> Any:
     """The evaluation scores of a training run by iteration (``log``: the
     run's directory, its ``log.json``, or its rows), one line per opponent
-    with its 95% interval as a band. Returns the matplotlib axes."""
+    with its 95% interval as a band. ``ladder=True``: instead, the network's
+    place on the ``search`` ladder by iteration (the node budget where its
+    score crosses 1/2, ``ladder_log2_nodes`` in the log). Returns the axes."""
     import json
     from pathlib import Path
 
@@ -233,6 +237,21 @@ def plot_learning_curve(log: str | os.PathLike[str] | list[dict[str, Any]], ax: 
         rows = log
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 4))
+    if ladder:
+        pts = [r for r in rows if "ladder_log2_nodes" in r]
+        ax.plot(
+            [r["iteration"] for r in pts],
+            [2 ** r["ladder_log2_nodes"] for r in pts],
+            marker="o",
+            label="scores 1/2 against search:nodes=N",
+        )
+        ax.set_yscale("log", base=2)
+        ax.set_xlabel("iteration")
+        ax.set_ylabel("search nodes N")
+        ax.set_title("Learning curve: place on the search ladder")
+        if pts:
+            ax.legend(fontsize="small")
+        return ax
     opponents = sorted(
         {
             k[6:]

@@ -74,6 +74,9 @@ class TrainConfig:
     eval_pairs: int = 20
     eval_sims: int = 64
     eval_opponents: tuple[str, ...] = ("random", "greedy", "expectimax:depth=2")
+    #: Node budgets of the ``search`` rungs also played at each evaluation; the log's
+    #: ``ladder_log2_nodes`` is where the network's score crosses 1/2 on them.
+    eval_ladder: tuple[int, ...] = (16, 64, 256)
 
     def __post_init__(self) -> None:
         _core.State(self.variant, **self.options)  # ValueError for a bad variant/options
@@ -88,11 +91,34 @@ class TrainConfig:
         for spec in self.eval_opponents:
             _core._agent_spec(spec)
         self.eval_opponents = tuple(self.eval_opponents)
+        ladder = tuple(self.eval_ladder)
+        if any(isinstance(n, bool) or not isinstance(n, int) or n < 1 for n in ladder) or list(
+            ladder
+        ) != sorted(set(ladder)):
+            raise ValueError(
+                f"eval_ladder must be increasing positive node budgets, got {self.eval_ladder!r}"
+            )
+        self.eval_ladder = ladder
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> TrainConfig:
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in d.items() if k in known})
+
+
+def ladder_crossing(nodes: tuple[int, ...] | list[int], scores: list[float]) -> float:
+    """Where a network's score against ``search:nodes=N`` crosses 1/2, as log2 of N
+    (linear in log2 N between the first rung it scores below 1/2 against and the
+    rung before). Below the first rung it reads the first rung's log2 minus 1/2, above
+    the last one the last rung's plus 1/2 (censored: the rungs' scores say which)."""
+    x = [math.log2(n) for n in nodes]
+    for i, s in enumerate(scores):
+        if s < 0.5:
+            if i == 0:
+                return x[0] - 0.5
+            s0 = scores[i - 1]
+            return x[i - 1] + (x[i] - x[i - 1]) * (s0 - 0.5) / (s0 - s)
+    return x[-1] + 0.5
 
 
 class ReplayBuffer:
@@ -319,7 +345,8 @@ class Trainer:
         c = self.config
         row: dict[str, float] = {}
         ev = Evaluator(self.net, self.device)
-        for opp in c.eval_opponents:
+        rungs = [f"search:nodes={n}" for n in c.eval_ladder]
+        for opp in [*c.eval_opponents, *rungs]:
             m = match(
                 ev,
                 c.variant,
@@ -333,6 +360,10 @@ class Trainer:
             row[f"score_{opp}"] = m.score
             row[f"score_{opp}_lo"] = lo
             row[f"score_{opp}_hi"] = hi
+        if rungs:
+            row["ladder_log2_nodes"] = ladder_crossing(
+                c.eval_ladder, [row[f"score_{r}"] for r in rungs]
+            )
         return row
 
     # ------------------------------------------------------------ the loop
