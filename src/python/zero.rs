@@ -165,13 +165,17 @@ fn params(
 
 /// Plays games `start .. start + games` of `variant` with `seats[s]` (an
 /// evaluator index or an agent spec) in seat `s`, the network seats
-/// searching with `evaluators[k]`. Returns the finished games and, with
-/// `record`, a training sample per network decision.
+/// searching with `evaluators[k]` (`net_sims[k]` simulations a decision
+/// when given, else `sims`). Returns the finished games and, with
+/// `record`, a training sample per network decision; with `value_chance=k`
+/// every chance event is valued by evaluator `k` (the games' `luck_sum`
+/// for player 0 and `n_rolls`).
 #[pyfunction]
 #[pyo3(signature = (variant, evaluators, seats, games, *, start = 0, parallel = 64, seed = 0,
     sims = 200, c_puct = 1.25, leaves_per_tree = 1, dirichlet_alpha = 0.0, dirichlet_frac = 0.25,
     gumbel_m = 0, c_visit = 50.0, c_scale = 1.0, temperature_plies = 0, opening_plies = 0,
-    paired = false, record = false, progress = None, options = None))]
+    paired = false, record = false, progress = None, options = None, net_sims = None,
+    value_chance = None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn _zero_play<'py>(
     py: Python<'py>,
@@ -196,6 +200,8 @@ pub(crate) fn _zero_play<'py>(
     record: bool,
     progress: Option<Py<PyAny>>,
     options: Option<&Bound<'py, PyDict>>,
+    net_sims: Option<Vec<u32>>,
+    value_chance: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let proto = new_game(variant, options)?;
     let nets: Vec<Py<PyAny>> = evaluators.iter().map(|e| e.unbind()).collect();
@@ -212,8 +218,14 @@ pub(crate) fn _zero_play<'py>(
         )));
     }
     super::check_batch(games)?;
-    let cfg = Config {
-        params: params(
+    if let Some(k) = value_chance.filter(|&k| k >= nets.len()) {
+        return Err(PyValueError::new_err(format!(
+            "value_chance must be an evaluator index (0..{}), got {k}",
+            nets.len()
+        )));
+    }
+    let params = |sims| {
+        params(
             sims,
             c_puct,
             leaves_per_tree,
@@ -222,7 +234,23 @@ pub(crate) fn _zero_play<'py>(
             gumbel_m,
             c_visit,
             c_scale,
-        )?,
+        )
+    };
+    let net_params = match net_sims {
+        Some(v) if v.len() != nets.len() => {
+            return Err(PyValueError::new_err(format!(
+                "net_sims must give one simulation budget per evaluator ({}), got {}",
+                nets.len(),
+                v.len()
+            )))
+        }
+        Some(v) => v.into_iter().map(params).collect::<PyResult<Vec<_>>>()?,
+        None => Vec::new(),
+    };
+    let cfg = Config {
+        params: params(sims)?,
+        net_params,
+        value_chance,
         games,
         start,
         parallel,
@@ -282,6 +310,10 @@ pub(crate) fn _zero_play<'py>(
         out.games.iter().map(|x| x.seat_of_player0),
     )?;
     set_array(&g, "return0", out.games.iter().map(|x| x.return0))?;
+    if cfg.value_chance.is_some() {
+        set_array(&g, "luck_sum", out.games.iter().map(|x| x.luck0))?;
+        set_array(&g, "n_rolls", out.games.iter().map(|x| x.valued))?;
+    }
     set_array(&g, "winner", out.games.iter().map(|x| x.record.winner))?;
     set_array(&g, "plies", out.games.iter().map(|x| x.record.plies))?;
     set_array(

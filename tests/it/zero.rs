@@ -316,6 +316,8 @@ fn run(variant: &str, parallel: usize, seats: [Seat; 2], paired: bool) -> selfpl
         paired,
         record: true,
         seats,
+        net_params: Vec::new(),
+        value_chance: None,
     };
     with_game!(&g, x => {
         let squares = squares_of(x);
@@ -394,4 +396,132 @@ fn a_match_against_a_builtin_agent_seats_both_colours_on_common_dice() {
         let net_player = g.seat_of_player0; // seat 0 plays player 0 when seat_of_player0 == 0
         assert_eq!(o.player[i], net_player);
     }
+}
+
+/// A run of `games` games with chance valuation and per-network budgets.
+fn run_valued(
+    variant: &str,
+    games: u64,
+    value_chance: Option<usize>,
+    net_params: Vec<Params>,
+    seats: [Seat; 2],
+) -> selfplay::Output {
+    let (name, opt) = variant.split_once(':').unwrap_or((variant, ""));
+    let mut options = Options::new();
+    if let Some((k, v)) = opt.split_once('=') {
+        options.insert(k.into(), serde_json::json!(v.parse::<f64>().unwrap()));
+    }
+    let g = AnyGame::new(name, &options).unwrap();
+    let cfg = Config {
+        params: Params {
+            sims: 8,
+            ..Params::default()
+        },
+        games,
+        start: 0,
+        parallel: 16,
+        seed: 11,
+        temperature_plies: 4,
+        opening_plies: 0,
+        paired: true,
+        record: false,
+        seats,
+        net_params,
+        value_chance,
+    };
+    let nets = 2;
+    with_game!(&g, x => {
+        let squares = squares_of(x);
+        let (out, err) = selfplay::play(x, &cfg, nets, |_, b| { answer(b, squares, false, false); Ok::<(), Infallible>(()) }, |_| Ok(true));
+        assert!(err.is_none() && !out.interrupted);
+        out
+    })
+}
+
+fn by_index(o: &selfplay::Output) -> Vec<&selfplay::FinishedGame> {
+    let mut v: Vec<_> = o.games.iter().collect();
+    v.sort_by_key(|g| g.index);
+    v
+}
+
+#[test]
+fn valuing_chance_events_leaves_the_games_as_they_are() {
+    for variant in ["fluky", "gardner:luck=0.2", "dice_chess"] {
+        let seats = [Seat::Net(0), Seat::Net(1)];
+        let plain = run_valued(variant, 8, None, Vec::new(), seats.clone());
+        let valued = run_valued(variant, 8, Some(1), Vec::new(), seats);
+        for (a, b) in by_index(&plain).iter().zip(by_index(&valued)) {
+            assert_eq!(
+                (a.index, a.record.plies, a.record.winner, a.return0),
+                (b.index, b.record.plies, b.record.winner, b.return0),
+                "{variant}"
+            );
+            assert_eq!(
+                b.valued, b.record.chance_events,
+                "{variant}: every event valued"
+            );
+            assert_eq!(a.valued, 0);
+            assert_eq!(a.luck0, 0.0);
+        }
+        let luck: f64 = valued.games.iter().map(|g| g.luck0.abs()).sum();
+        assert!(luck > 0.0, "{variant}: chance moved the values");
+    }
+}
+
+/// Each event's luck is the value drawn minus its expectation, so its mean
+/// over many events is 0 up to sampling: within 4 standard errors.
+#[test]
+fn luck_has_mean_zero() {
+    // The luck dial: a random move changes the material the toy network values.
+    let o = run_valued(
+        "gardner:luck=0.5",
+        160,
+        Some(0),
+        Vec::new(),
+        [Seat::Net(0), Seat::Net(0)],
+    );
+    let events: u32 = o.games.iter().map(|g| g.valued).sum();
+    let sums: Vec<f64> = o.games.iter().map(|g| g.luck0).collect();
+    let mean_per_game = sums.iter().sum::<f64>() / sums.len() as f64;
+    let var = sums
+        .iter()
+        .map(|x| (x - mean_per_game).powi(2))
+        .sum::<f64>()
+        / (sums.len() - 1) as f64;
+    let se = (var / sums.len() as f64).sqrt();
+    assert!(events > 1000, "{events} events");
+    assert!(se > 0.0);
+    assert!(
+        mean_per_game.abs() < 4.0 * se,
+        "mean {mean_per_game} se {se}"
+    );
+    // Player 0's luck, not the mover's: it goes with player 0's result.
+    let r: Vec<f64> = o.games.iter().map(|g| g.return0).collect();
+    let mr = r.iter().sum::<f64>() / r.len() as f64;
+    let cov: f64 = sums
+        .iter()
+        .zip(&r)
+        .map(|(l, x)| (l - mean_per_game) * (x - mr))
+        .sum();
+    assert!(cov > 0.0, "luck and result covary: {cov}");
+}
+
+#[test]
+fn each_network_searches_with_its_own_budget() {
+    let seats = [Seat::Net(0), Seat::Net(1)];
+    let p = |sims| Params {
+        sims,
+        ..Params::default()
+    };
+    let same = run_valued("gardner", 4, None, vec![p(8), p(8)], seats.clone());
+    let default = run_valued("gardner", 4, None, Vec::new(), seats.clone());
+    assert_eq!(same.leaves, default.leaves, "params (8 sims) for both");
+    let stronger = run_valued("gardner", 4, None, vec![p(64), p(8)], seats);
+    let decisions: u64 = stronger.games.iter().map(|g| g.record.plies as u64).sum();
+    // About (64 + 8) / 2 leaves a decision, against 8 for the same budgets.
+    assert!(
+        stronger.leaves > 3 * decisions * 8,
+        "{} leaves, {decisions} decisions",
+        stronger.leaves
+    );
 }

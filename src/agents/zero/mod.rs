@@ -159,7 +159,7 @@ impl Batch {
     }
 
     /// Appends the observation and mask of decision node `g`.
-    fn push<G: Game>(&mut self, g: &G, p: Player, moves: &MoveList) {
+    pub(crate) fn push<G: Game>(&mut self, g: &G, p: Player, moves: &MoveList) {
         let o = self.obs.len();
         self.obs.resize(o + self.obs_len, 0.0);
         api::write_observation(g, p, &mut self.obs[o..]);

@@ -33,6 +33,10 @@ pub enum Seat {
 #[derive(Clone, Debug)]
 pub struct Config {
     pub params: Params,
+    /// The search settings of network `k`'s seats, when they differ from
+    /// `params` (empty: `params` for every network). The same network may
+    /// be given twice with different budgets: a stronger and a weaker seat.
+    pub net_params: Vec<Params>,
     /// Games `start .. start + games` are played.
     pub games: u64,
     pub start: u64,
@@ -51,6 +55,19 @@ pub struct Config {
     /// `seats[s]` plays player `s` in even games (and player `1 - s` in odd
     /// games when paired).
     pub seats: [Seat; 2],
+    /// Value every chance event with network `k`'s value head: its luck for
+    /// player 0 is the value after the outcome drawn minus the value
+    /// expected before it (each outcome's value the exact expectation over
+    /// the chance nodes that follow it, down to decisions and ends). The
+    /// games are the same with or without it.
+    pub value_chance: Option<usize>,
+}
+
+impl Config {
+    /// The search settings of network `k`.
+    pub fn params_of(&self, k: usize) -> &Params {
+        self.net_params.get(k).unwrap_or(&self.params)
+    }
 }
 
 /// A finished game.
@@ -62,6 +79,10 @@ pub struct FinishedGame {
     pub record: GameRecord,
     /// Player 0's return (+1, 0, -1).
     pub return0: f64,
+    /// With [`Config::value_chance`]: the sum of player 0's luck over the
+    /// game's chance events, and how many were valued (all of them).
+    pub luck0: f64,
+    pub valued: u32,
 }
 
 /// What a run produced: finished games in the order they ended and, when
@@ -112,6 +133,135 @@ struct Slot<G> {
     samples: Vec<Sample>,
     plies: u32,
     chance_events: u32,
+    /// A chance event waiting for its outcomes' values.
+    chance: Option<ChanceValuation<G>>,
+    luck0: f64,
+    valued: u32,
+}
+
+/// Chance nodes followed after an outcome before a chance state is valued
+/// by the network itself (chains: the luck dial's coin, draw and block
+/// before a roll; Vegas's rolls nobody can use, which can repeat).
+pub const CHANCE_CHAIN: u32 = 3;
+
+/// The most states one chance event's valuation sends to the network;
+/// beyond it, chance states are valued by the network themselves.
+pub const CHANCE_LEAVES: usize = 4096;
+
+/// The player whose side a state's network value is for: the decider, or
+/// at a chance node the side to move on the board.
+fn valued_player<G: Game>(g: &G) -> Player {
+    match g.node() {
+        Node::Decision(p) => p,
+        _ => {
+            if g.color_of(0) == g.position().turn() {
+                0
+            } else {
+                1
+            }
+        }
+    }
+}
+
+/// The states that value one chance event's outcomes: each outcome's value
+/// is the probability-weighted sum of its leaves' (decisions valued by the
+/// network, ends by their returns, chance nodes expanded exactly for
+/// [`CHANCE_CHAIN`] levels within [`CHANCE_LEAVES`] states and valued by
+/// the network beyond, as expectimax values a chance node at its horizon).
+struct ChanceValuation<G> {
+    /// The outcomes in the order the game lists them, with probabilities.
+    outcomes: Vec<(u32, f64)>,
+    /// Per leaf: its outcome, its weight within the outcome, and its exact
+    /// player-0 value (an end) or `None` (the next network leaf).
+    leaves: Vec<(usize, f64, Option<f64>)>,
+    /// The network leaves in order, for the batch, with the player whose
+    /// side their value is for.
+    states: Vec<(G, Player)>,
+}
+
+impl<G: Game> ChanceValuation<G> {
+    fn new(g: &G, outcomes: &mut Outcomes) -> Self {
+        g.chance_outcomes(outcomes);
+        let mut v = ChanceValuation {
+            outcomes: outcomes.as_slice().to_vec(),
+            leaves: Vec::new(),
+            states: Vec::new(),
+        };
+        // Breadth first, so the budget cuts the deepest chains.
+        let mut level: Vec<(G, usize, f64)> = v
+            .outcomes
+            .iter()
+            .enumerate()
+            .map(|(i, &(id, _))| {
+                let mut after = g.clone();
+                after.apply_outcome(id);
+                (after, i, 1.0)
+            })
+            .collect();
+        let mut o = Outcomes::new();
+        for depth in 0..=CHANCE_CHAIN {
+            let mut next = Vec::new();
+            let n = level.len();
+            for (k, (g, i, w)) in level.into_iter().enumerate() {
+                if let Node::Terminal = g.node() {
+                    v.leaves.push((i, w, Some(api::returns(&g)[0])));
+                    continue;
+                }
+                if let (Node::Chance, true) = (g.node(), depth < CHANCE_CHAIN) {
+                    g.chance_outcomes(&mut o);
+                    // Every state still to place counts: the budget is a bound.
+                    let placed = v.states.len() + next.len() + (n - k - 1);
+                    if placed + o.len() <= CHANCE_LEAVES {
+                        for &(id, q) in o.as_slice() {
+                            let mut after = g.clone();
+                            after.apply_outcome(id);
+                            next.push((after, i, w * q));
+                        }
+                        continue;
+                    }
+                }
+                let p = valued_player(&g);
+                v.leaves.push((i, w, None));
+                v.states.push((g, p));
+            }
+            level = next;
+        }
+        debug_assert!(level.is_empty());
+        v
+    }
+
+    fn push(&self, b: &mut Batch) {
+        let mut moves = MoveList::new();
+        for (g, p) in &self.states {
+            moves.clear();
+            if let Node::Decision(_) = g.node() {
+                g.legal_moves(&mut moves);
+            }
+            b.push(g, *p, &moves);
+        }
+    }
+
+    /// Each outcome's player-0 value, the network's answers from `first`.
+    fn values(&self, b: &Batch, first: usize) -> Vec<f64> {
+        let mut v = vec![0.0; self.outcomes.len()];
+        let mut k = first;
+        let mut d = 0;
+        for &(i, w, exact) in &self.leaves {
+            let x = exact.unwrap_or_else(|| {
+                let side = self.states[d].1;
+                let x = b.values[k] as f64;
+                k += 1;
+                d += 1;
+                if side == 0 {
+                    x
+                } else {
+                    -x
+                }
+            });
+            v[i] += w * x;
+        }
+        v
+    }
 }
 
 /// Plays a run, calling `evaluate(k, batch)` once per round for every
@@ -181,10 +331,15 @@ fn play_into<G: Evaluate, E>(
         }
         let mut firsts = Vec::with_capacity(slots.len());
         for s in slots.iter_mut() {
+            if let (Some(c), Some(net)) = (&s.chance, cfg.value_chance) {
+                firsts.push(batches[net].n);
+                c.push(&mut batches[net]);
+                continue;
+            }
             let (net, tree) = s.tree.as_mut().expect("advanced to a network decision");
             let b = &mut batches[*net];
             firsts.push(b.n);
-            tree.collect(&cfg.params, b);
+            tree.collect(cfg.params_of(*net), b);
         }
         for (net, b) in batches.iter_mut().enumerate() {
             if b.n > 0 {
@@ -194,11 +349,16 @@ fn play_into<G: Evaluate, E>(
             }
         }
         for (s, &first) in slots.iter_mut().zip(&firsts) {
-            let (net, tree) = s.tree.as_mut().expect("searching");
-            if tree.waiting() > 0 {
-                tree.absorb(&cfg.params, &batches[*net], first, &mut s.rng);
+            if let (Some(c), Some(net)) = (s.chance.take(), cfg.value_chance) {
+                settle_chance(s, c, &batches[net], first, &mut outcomes);
+                continue;
             }
-            if tree.finished(&cfg.params) {
+            let (net, tree) = s.tree.as_mut().expect("searching");
+            let params = cfg.params_of(*net);
+            if tree.waiting() > 0 {
+                tree.absorb(params, &batches[*net], first, &mut s.rng);
+            }
+            if tree.finished(params) {
                 decide(s, cfg, obs_len);
             }
         }
@@ -229,6 +389,9 @@ fn new_slot<G: Evaluate>(proto: &G, cfg: &Config, index: u64) -> Slot<G> {
         samples: Vec::new(),
         plies: 0,
         chance_events: 0,
+        chance: None,
+        luck0: 0.0,
+        valued: 0,
     }
 }
 
@@ -240,12 +403,24 @@ fn advance<G: Evaluate>(
     outcomes: &mut Outcomes,
     moves: &mut MoveList,
 ) -> bool {
-    if s.tree.is_some() {
+    if s.tree.is_some() || s.chance.is_some() {
         return false;
     }
     loop {
         match s.game.node() {
             Node::Terminal => return true,
+            Node::Chance if cfg.value_chance.is_some() => {
+                let c = ChanceValuation::new(&s.game, outcomes);
+                if c.outcomes.len() > 1 {
+                    s.chance = Some(c);
+                    return false;
+                }
+                // A forced outcome: no luck.
+                s.valued += 1;
+                let o = outcomes.sample(s.dice.next_uniform());
+                s.game.apply_outcome(o);
+                s.chance_events += 1;
+            }
             Node::Chance => {
                 s.game.chance_outcomes(outcomes);
                 let o = outcomes.sample(s.dice.next_uniform());
@@ -285,9 +460,33 @@ fn seat_of<G>(s: &Slot<G>, p: Player) -> usize {
     }
 }
 
+/// Draws the valued chance event's outcome, as the game would have without
+/// the valuation, and adds its luck.
+fn settle_chance<G: Game>(
+    s: &mut Slot<G>,
+    c: ChanceValuation<G>,
+    b: &Batch,
+    first: usize,
+    outcomes: &mut Outcomes,
+) {
+    let v = c.values(b, first);
+    let expected: f64 = c.outcomes.iter().zip(&v).map(|(o, x)| o.1 * x).sum();
+    s.game.chance_outcomes(outcomes);
+    let o = outcomes.sample(s.dice.next_uniform());
+    let i = c
+        .outcomes
+        .iter()
+        .position(|x| x.0 == o)
+        .expect("the outcome drawn is listed");
+    s.luck0 += v[i] - expected;
+    s.valued += 1;
+    s.game.apply_outcome(o);
+    s.chance_events += 1;
+}
+
 /// Plays the finished search's decision (and keeps its sample).
 fn decide<G: Evaluate>(s: &mut Slot<G>, cfg: &Config, obs_len: usize) {
-    let (_, tree) = s.tree.take().expect("searching");
+    let (net, tree) = s.tree.take().expect("searching");
     let p = match tree.root().node() {
         Node::Decision(p) => p,
         _ => unreachable!("searches start at decisions"),
@@ -296,7 +495,7 @@ fn decide<G: Evaluate>(s: &mut Slot<G>, cfg: &Config, obs_len: usize) {
         let mut obs = vec![0.0f32; obs_len];
         api::write_observation(tree.root(), p, &mut obs);
         let ids = tree.root_children();
-        let pi = tree.improved_policy(&cfg.params);
+        let pi = tree.improved_policy(cfg.params_of(net));
         s.samples.push(Sample {
             obs,
             policy: ids.iter().zip(&pi).map(|(c, &x)| (c.1, x as f32)).collect(),
@@ -309,7 +508,7 @@ fn decide<G: Evaluate>(s: &mut Slot<G>, cfg: &Config, obs_len: usize) {
     } else {
         0.0
     };
-    let m = tree.choose(&cfg.params, t, &mut s.rng);
+    let m = tree.choose(cfg.params_of(net), t, &mut s.rng);
     s.game.play(m);
     s.plies += 1;
 }
@@ -321,6 +520,8 @@ fn finish<G: Game>(s: Slot<G>, cfg: &Config, obs_len: usize, actions: usize, out
         seat_of_player0: s.seat0 as u8,
         record: record(&s.game, s.plies, s.chance_events),
         return0: returns[0],
+        luck0: s.luck0,
+        valued: s.valued,
     });
     if !cfg.record {
         return;
@@ -337,5 +538,120 @@ fn finish<G: Game>(s: Slot<G>, cfg: &Config, obs_len: usize, actions: usize, out
         out.root_value.push(smp.root_value);
         out.player.push(smp.player);
         out.game.push(s.index);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::GameRng;
+    use crate::variants::{AnyGame, Options};
+    use crate::with_game;
+    use rand::RngExt;
+
+    /// A deterministic stand-in for a network's value head.
+    fn value_of(obs: &[f32]) -> f64 {
+        let s: f64 = obs
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| x as f64 * ((i % 7) as f64 - 3.0))
+            .sum();
+        (s / 10.0).tanh()
+    }
+
+    /// The plain recursive expectation the valuation must equal: player 0's
+    /// value of a state `depth` chance levels below an outcome (decisions,
+    /// and chance nodes past the chain limit, valued by [`value_of`]).
+    fn reference<G: Game>(g: &G, obs_len: usize, depth: u32) -> f64 {
+        match g.node() {
+            Node::Terminal => api::returns(g)[0],
+            Node::Chance if depth < CHANCE_CHAIN => {
+                let mut o = Outcomes::new();
+                g.chance_outcomes(&mut o);
+                o.as_slice()
+                    .iter()
+                    .map(|&(id, p)| {
+                        let mut a = g.clone();
+                        a.apply_outcome(id);
+                        p * reference(&a, obs_len, depth + 1)
+                    })
+                    .sum()
+            }
+            _ => {
+                let p = valued_player(g);
+                let mut obs = vec![0.0; obs_len];
+                api::write_observation(g, p, &mut obs);
+                let v = value_of(&obs);
+                if p == 0 {
+                    v
+                } else {
+                    -v
+                }
+            }
+        }
+    }
+
+    /// Every chance node met in random games, chains of chance nodes
+    /// (the luck dial before a roll) and ends included, gets each outcome's
+    /// value equal to the recursive expectation.
+    #[test]
+    fn chance_values_are_the_exact_expectation() {
+        for variant in [
+            "fluky",
+            "gardner:luck=0.3",
+            "fluky:luck=0.5",
+            "dice_chess",
+            "vegas",
+        ] {
+            let (name, opts) = variant.split_once(':').unwrap_or((variant, ""));
+            let mut options = Options::new();
+            if let Some((k, v)) = opts.split_once('=') {
+                options.insert(k.into(), serde_json::json!(v.parse::<f64>().unwrap()));
+            }
+            let g0 = AnyGame::new(name, &options).unwrap();
+            with_game!(&g0, proto => {
+                let obs_len: usize = api::observation_shape(proto).iter().product();
+                let actions = proto.layout().num_actions();
+                let mut rng: GameRng = crate::play::game_rng(3, 0);
+                let mut checked = 0;
+                for game in 0..4 {
+                    let mut g = proto.clone();
+                    let mut moves = MoveList::new();
+                    let mut outcomes = Outcomes::new();
+                    for _ in 0..60 {
+                        match g.node() {
+                            Node::Terminal => break,
+                            Node::Chance => {
+                                let c = ChanceValuation::new(&g, &mut outcomes);
+                                assert!(c.states.len() <= CHANCE_LEAVES.max(c.outcomes.len()));
+                                let mut b = Batch::new(obs_len, actions);
+                                c.push(&mut b);
+                                b.values = (0..b.n)
+                                    .map(|i| value_of(&b.obs[i * obs_len..(i + 1) * obs_len]) as f32)
+                                    .collect();
+                                let got = c.values(&b, 0);
+                                // Past the budget the cut depends on the order; exact below it.
+                                let exact = c.states.len() + crate::variants::MAX_OUTCOMES < CHANCE_LEAVES;
+                                for (&(id, _), v) in c.outcomes.iter().zip(&got) {
+                                    let mut a = g.clone();
+                                    a.apply_outcome(id);
+                                    let want = reference(&a, obs_len, 0);
+                                    assert!(!exact || (v - want).abs() < 1e-5, "{variant} game {game}: {v} vs {want}");
+                                }
+                                checked += exact as u32;
+                                g.chance_outcomes(&mut outcomes);
+                                g.apply_outcome(outcomes.sample(rng.random::<f64>()));
+                            }
+                            Node::Decision(_) => {
+                                g.legal_moves(&mut moves);
+                                let m = moves.as_slice()[rng.random_range(0..moves.len())];
+                                g.play(m);
+                            }
+                        }
+                    }
+                }
+                assert!(checked > 10, "{variant}: {checked} chance nodes");
+            });
+        }
     }
 }
