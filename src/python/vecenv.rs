@@ -259,7 +259,7 @@ impl PyVecEnv {
                 })
                 .and_then(|a| Autoreset::parse(&a).map_err(value_error)),
         }?;
-
+        let opp = opponents::parse(opponent, opponent_weights)?;
         if num_envs.cast::<pyo3::types::PyBool>().is_ok() {
             return Err(PyTypeError::new_err("num_envs must be an int, got bool"));
         }
@@ -281,7 +281,6 @@ impl PyVecEnv {
             )));
         }
         let n = n as usize;
-        let opp = opponents::parse(opponent, opponent_weights)?;
         let proto = new_game(variant, options)?;
         let variant = proto.variant();
         let has_opp = opp.pool.is_some();
