@@ -60,6 +60,7 @@ ids); keyword arguments go to :class:`DiceChessVectorEnv`.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from typing import Any, Union
 
@@ -91,7 +92,20 @@ def vec_opponent(opponent: Any, obs_layout: str) -> Any:
     ``(k, planes, ranks, files)``. Other values are passed on as they are."""
 
     def wrap(f: Any) -> Any:
-        if isinstance(f, str) or not callable(f) or obs_layout == "chw":
+        if isinstance(f, str) or not callable(f):
+            return f
+        try:
+            inspect.signature(f).bind(None, None)
+        except TypeError:
+            raise TypeError(
+                "a vector env's opponent callable takes (obs, mask) for a batch of envs and "
+                f"returns their actions; {f!r} does not take two arguments (a callable "
+                "state -> action is the single env's opponent). An opponent is an agent "
+                "spec string, such a callable, or a list of these (a pool)"
+            ) from None
+        except ValueError:
+            pass  # no signature to read (a builtin): the first call will tell
+        if obs_layout == "chw":
             return f
 
         def policy(obs: np.ndarray, mask: np.ndarray) -> Any:

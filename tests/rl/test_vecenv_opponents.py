@@ -317,3 +317,6 @@ def test_gymnasium_make_vec_with_a_frozen_policy_in_a_pool() -> None:
     # The callable sees the env's observation layout ("flat"), batch first.
     assert shapes and all(len(s) == 2 and s[1] == width for s in shapes)
     envs.close()
+    # A single env's state -> action callable is refused when the env is made.
+    with pytest.raises(TypeError, match=r"takes \(obs, mask\) for a batch"):
+        gymnasium.make_vec("dicechess/Fluky-v0", num_envs=2, opponent=["random", lambda s: 0])
