@@ -52,7 +52,7 @@ VENV_STAMP := $(VENV)/.requirements-dev.stamp
 
 .PHONY: help venv rust-tools lint fmt rust-test develop wheel pytest notebooks notebooks-update zero-reference browser \
         test test-slow perft bench bench-instructions bench-strength fuzz study typecheck clean distclean \
-        docs sdist wheel-musl venv-rl test-rl test-rl-slow
+        docs sdist wheel-musl venv-rl test-rl test-rl-slow test-fresh-venv
 
 help:
 	@echo "make study       run the main job (dicechess study)"
@@ -60,6 +60,7 @@ help:
 	@echo "make test-slow   slow pytest tests (incl. the documented RLlib run) and ignored Rust tests"
 	@echo "make test-rl     only the RL-library tests and the RL notebook (installs requirements-rl.txt)"
 	@echo "make test-rl-slow  the documented RLlib training run (score against random)"
+	@echo "make test-fresh-venv  (slow, opt-in) wheel + 'dicechess[all]' in a fresh venv, then tests/rl"
 	@echo "make venv-rl     install requirements-rl.txt (torch, SB3, RLlib deps, Tianshou) into .venv"
 	@echo "make perft       the (ignored) perft tests"
 	@echo "make bench       cargo bench and the Python peer benches (VecEnv, dicechess.sb3 vs DummyVecEnv, ...)"
@@ -255,6 +256,20 @@ bench: venv develop venv-rl
 	$(VPY) benches/zero_selfplay.py
 	$(VPY) benches/episode_loop.py
 	$(VPY) benches/ray_scaling.py
+
+# Slow and opt-in (not part of `make test`): the wheel with every extra in a
+# fresh venv in a temporary directory (deleted afterwards), then the RL test
+# module against that install, as a user would have it (issue 71). Needs the
+# package index and a few GB of disk for torch and ray.
+test-fresh-venv: wheel
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	whl=$$(ls dist/dicechess-*manylinux*.whl); \
+	$(PYTHON) -m venv "$$tmp/venv"; \
+	"$$tmp/venv/bin/python" -m pip install --quiet "$$whl[all]" \
+		"$$(grep -m1 '^pytest==' requirements-dev.txt)" "$$(grep -m1 '^pytest-timeout==' requirements-dev.txt)"; \
+	"$$tmp/venv/bin/python" -m pip list --format=freeze | grep -iE '^(dicechess|gymnasium|pandas|torch|stable.baselines3)=='; \
+	"$$tmp/venv/bin/python" -c 'import dicechess, sys; assert sys.prefix in dicechess.__file__, dicechess.__file__'; \
+	"$$tmp/venv/bin/python" -m pytest tests/rl -m "not slow" -p no:cacheprovider $(PYTEST_ARGS)
 
 # Instructions per node of the search (callgrind; machine-independent where
 # nodes/s are not). Needs valgrind (skipped with a message otherwise).

@@ -234,6 +234,11 @@ _StepOut = tuple[
     npt.NDArray[np.int8],
 ]
 
+#: A callable opponent of ``VecEnv``: float32 observations ``(k, planes,
+#: ranks, files)`` and bool masks ``(k, num_actions)`` of the ``k`` envs where
+#: it must move -> ``k`` integer actions.
+_VecOpponent = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_]], Any]
+
 @final
 class VecEnv:
     """``num_envs`` games of one variant stepped together in Rust (GIL released).
@@ -263,6 +268,21 @@ class VecEnv:
     calling thread, N on an own pool of N threads, None on all cores where
     that pays (256 or more envs, or any number with a searching opponent)
     and on the calling thread otherwise; results never depend on it.
+
+    Self-play opponents: ``opponent`` may be a callable ``(obs, mask) ->
+    actions``, called once per step (again in the rare step where a roll
+    hands the opponent a second decision) with player 1's observations and
+    masks of only the envs where it must move; it returns one action per row
+    (an integer array-like of shape ``(k,)``). A wrong shape or an illegal
+    action raises ``ValueError`` (a non-integer result ``TypeError``), and
+    an exception in the callable propagates; every env and output array is
+    then as before the call. Or a list of specs and callables: a pool, one
+    member drawn per env and episode (``opponent_weights``: relative
+    weights, default equal) from the env's own generator (reproducible for
+    the seed, whatever the thread count; the dice are the same whichever
+    member is drawn). A pool's built-in agents are built in an env when
+    first drawn there and kept; the memory check counts one per member an
+    env can draw (a weight above 0).
     """
 
     def __new__(
@@ -270,9 +290,10 @@ class VecEnv:
         variant: str,
         num_envs: int,
         seed: int = 0,
-        opponent: str | None = None,
+        opponent: str | _VecOpponent | Sequence[str | _VecOpponent] | None = None,
         threads: int | None = None,
         autoreset: str | None = "next_step",
+        opponent_weights: Sequence[float] | None = None,
         **options: Any,
     ) -> Self: ...
     @property
@@ -300,8 +321,21 @@ class VecEnv:
     def observation_shape(self) -> tuple[int, int, int]:
         """``(planes, ranks, files)`` of one observation."""
     @property
-    def opponent(self) -> str | None:
-        """The opponent's canonical agent spec, or None in self-play."""
+    def opponent(self) -> str | _VecOpponent | list[str | _VecOpponent] | None:
+        """The opponent: its canonical agent spec, the callable, a list of
+        these (a pool), or None in self-play."""
+    @property
+    def opponent_weights(self) -> list[float] | None:
+        """The pool members' weights (``[1.0]`` for one opponent), or None in self-play."""
+    @property
+    def opponent_index(self) -> npt.NDArray[np.int64]:
+        """int64 ``(num_envs,)``, a new array: the pool member each env plays
+        in its current episode (0 for one opponent)."""
+    @property
+    def last_opponent_index(self) -> npt.NDArray[np.int64]:
+        """int64 ``(num_envs,)``, a new array: the pool member of each env's
+        previous episode (with ``"same_step"``, of the game that ended on the
+        last step)."""
     @property
     def seed(self) -> int:
         """The run seed (env 0's seed after a reset with a list)."""

@@ -35,7 +35,12 @@ follows SB3's conventions:
 Observations are the single env's ``Dict(observation, action_mask)`` batched
 (``obs_layout`` as there), copied out of the Rust buffers at every step (SB3
 keeps the previous observation while stepping). The opponent is any agent
-spec (``dicechess.AGENT_SPECS``) played inside Rust. Episode statistics for
+spec (``dicechess.AGENT_SPECS``) played inside Rust, a callable ``(obs, mask)
+-> actions`` (e.g. a frozen copy of the policy being trained) asked once per
+step for the envs where it must move, or a pool (a list of these) drawn per env
+and episode with ``opponent_weights``, as in ``dicechess.vector``; with a pool,
+every info dict carries ``opponent_index`` (at an episode's end, the member of
+the game that ended). Episode statistics for
 SB3's logger (``ep_rew_mean``): wrap in ``stable_baselines3.common.vec_env.VecMonitor``.
 
 Needs ``stable-baselines3`` (``pip install 'dicechess[sb3]'``).
@@ -53,6 +58,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
 from ._core import TERMINATIONS, VecEnv
 from .gym import ENV_IDS
 from .rlspaces import NOOP_ACTION, check_obs_layout, observation_space, to_layout
+from .vector import Opponent, shown_opponent, vec_opponent
 
 __all__ = ["PER_ENV_METHODS", "DiceChessSB3VecEnv", "make_vec_env", "variant_of"]
 
@@ -85,10 +91,13 @@ class DiceChessSB3VecEnv(_SB3VecEnv):
     Args:
         variant: a name from ``dicechess.variants()``.
         num_envs: 1 to 65536.
-        opponent: an agent spec played inside Rust (``"random"``, ``"greedy"``, ...).
+        opponent: an agent spec played inside Rust (``"random"``, ``"greedy"``, ...),
+            a callable ``(obs, mask) -> actions`` (observations in ``obs_layout``),
+            or a list of these (a pool: one member drawn per env and episode).
         seed: env ``i`` plays episode ``k`` with ``game_rng(seed + i, k)``.
         threads: as ``dicechess.VecEnv`` (never changes the results).
         obs_layout: ``"flat"`` (default), ``"chw"`` or ``"hwc"``.
+        opponent_weights: a pool's relative weights (default: equal).
         **options: variant options (``max_plies``, ...).
     """
 
@@ -96,30 +105,34 @@ class DiceChessSB3VecEnv(_SB3VecEnv):
         self,
         variant: str,
         num_envs: int,
-        opponent: str = "random",
+        opponent: Opponent = "random",
         seed: int = 0,
         threads: int | None = None,
         obs_layout: str = "flat",
+        opponent_weights: Sequence[float] | None = None,
         **options: Any,
     ) -> None:
-        if opponent is None or not isinstance(opponent, str):
+        if opponent is None:
             raise TypeError(
                 "opponent must be an agent spec string such as 'random' or 'greedy' "
-                f"(see dicechess.AGENT_SPECS), got {type(opponent).__name__}"
+                "(see dicechess.AGENT_SPECS), a callable (obs, mask) -> actions, or a list "
+                "of these (a pool), got NoneType"
             )
         self.obs_layout = check_obs_layout(obs_layout)
         self.env = VecEnv(
             variant,
             num_envs,
             seed=seed,
-            opponent=opponent,
+            opponent=vec_opponent(opponent, self.obs_layout),
             threads=threads,
             autoreset="same_step",
+            opponent_weights=opponent_weights,
             **options,
         )
         """The Rust vector env (``dicechess.VecEnv``, same-step autoreset) that steps every game."""
         self.variant = variant
-        self.opponent = self.env.opponent
+        self.opponent = shown_opponent(opponent, self.env.opponent)
+        self._pool = isinstance(opponent, (list, tuple))
         self.options = dict(options)
         self.render_mode: str | None = None
         self.num_actions = self.env.num_actions
@@ -181,11 +194,16 @@ class DiceChessSB3VecEnv(_SB3VecEnv):
         obs, mask, rewards, terminated, truncated, _ = self.env.step(actions)
         dones = terminated | truncated
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        if self._pool:
+            # At an end, the member of the game that ended (its reward's).
+            member = np.where(dones, self.env.last_opponent_index, self.env.opponent_index)
+            for info, m in zip(infos, member.tolist()):
+                info["opponent_index"] = m
         if dones.any():
             final = to_layout(self.env.final_observation, self.obs_layout)
             codes = self.env.termination
             for i in np.flatnonzero(dones):
-                infos[i] = {
+                infos[i] |= {
                     "terminal_observation": {
                         "observation": final[i].copy(),
                         "action_mask": self._noop.copy(),
@@ -269,9 +287,10 @@ def make_vec_env(
     env_id: str,
     n_envs: int = 1,
     seed: int = 0,
-    opponent: str = "random",
+    opponent: Opponent = "random",
     threads: int | None = None,
     obs_layout: str = "flat",
+    opponent_weights: Sequence[float] | None = None,
     **options: Any,
 ) -> DiceChessSB3VecEnv:
     """A :class:`DiceChessSB3VecEnv` of ``n_envs`` games of ``env_id``'s
@@ -279,5 +298,12 @@ def make_vec_env(
     ``make_vec_env(env_id, n_envs, seed)`` (env ``i`` seeded ``seed + i``);
     ``options`` are variant options (``max_plies``, ...)."""
     return DiceChessSB3VecEnv(
-        variant_of(env_id), n_envs, opponent, seed, threads, obs_layout, **options
+        variant_of(env_id),
+        n_envs,
+        opponent,
+        seed,
+        threads,
+        obs_layout,
+        opponent_weights=opponent_weights,
+        **options,
     )

@@ -42,6 +42,17 @@ env (a :class:`LegalMultiDiscrete`, sampling with the current masks).
 ``reset(seed=s)`` seeds env ``i`` with ``s + i``; ``reset(seed=[s0, s1,
 ...])`` gives one seed per env.
 
+Self-play opponents: ``opponent`` may also be a callable ``(obs, mask) ->
+actions`` (e.g. a frozen copy of the learning policy), called once per step
+with the observations (player 1's point of view, in ``obs_layout``, batch
+axis first) and bool masks of the envs where the opponent must move, and
+returning one legal action per row (anything else raises and changes no
+env); or a list of specs and callables, a pool from which every env draws one
+member per episode (``opponent_weights``: relative weights, default equal),
+reproducibly for the seed. ``infos["opponent_index"]`` is the member each
+env plays (in ``"same_step"`` mode ``infos["final_info"]["opponent_index"]``
+is the member of the game that ended). See ``docs/rl.md``, "Self-play".
+
 ``gymnasium.make_vec("dicechess/<Variant>-v0", num_envs=N)`` builds this env
 (``vectorization_mode="vector_entry_point"``, gymnasium's default for these
 ids); keyword arguments go to :class:`DiceChessVectorEnv`.
@@ -49,7 +60,9 @@ ids); keyword arguments go to :class:`DiceChessVectorEnv`.
 
 from __future__ import annotations
 
-from typing import Any
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Any, Union
 
 import gymnasium as gym
 import numpy as np
@@ -58,7 +71,59 @@ from gymnasium.vector import AutoresetMode
 from ._core import TERMINATIONS, VecEnv
 from .rlspaces import NOOP_ACTION, check_obs_layout, observation_space, to_layout
 
-__all__ = ["AUTORESET_MODES", "DiceChessVectorEnv", "LegalMultiDiscrete", "make_vec"]
+__all__ = [
+    "AUTORESET_MODES",
+    "DiceChessVectorEnv",
+    "LegalMultiDiscrete",
+    "Opponent",
+    "make_vec",
+    "vec_opponent",
+]
+
+#: A callable opponent: ``(obs, mask) -> actions`` for a batch of envs.
+OpponentPolicy = Callable[[np.ndarray, np.ndarray], Any]
+#: An ``opponent``: an agent spec, a callable, or a pool (list) of these.
+Opponent = Union[str, OpponentPolicy, Sequence[Union[str, OpponentPolicy]]]
+
+
+def vec_opponent(opponent: Any, obs_layout: str) -> Any:
+    """``opponent`` as ``dicechess.VecEnv`` takes it: each callable (alone or
+    in a pool) gets its observations in ``obs_layout`` rather than the core's
+    ``(k, planes, ranks, files)``. Other values are passed on as they are."""
+
+    def wrap(f: Any) -> Any:
+        if isinstance(f, str) or not callable(f):
+            return f
+        try:
+            inspect.signature(f).bind(None, None)
+        except TypeError:
+            raise TypeError(
+                "a vector env's opponent callable takes (obs, mask) for a batch of envs and "
+                f"returns their actions; {f!r} does not take two arguments (a callable "
+                "state -> action is the single env's opponent). An opponent is an agent "
+                "spec string, such a callable, or a list of these (a pool)"
+            ) from None
+        except ValueError:
+            pass  # no signature to read (a builtin): the first call will tell
+        if obs_layout == "chw":
+            return f
+
+        def policy(obs: np.ndarray, mask: np.ndarray) -> Any:
+            return f(to_layout(obs, obs_layout), mask)
+
+        return policy
+
+    if isinstance(opponent, (list, tuple)):
+        return [wrap(m) for m in opponent]
+    return wrap(opponent)
+
+
+def shown_opponent(opponent: Any, core: Any) -> Any:
+    """The ``opponent`` to show: the core's canonical specs, the caller's callables."""
+    if isinstance(opponent, (list, tuple)):
+        return [c if isinstance(c, str) else o for c, o in zip(core, opponent)]
+    return core if isinstance(core, str) else opponent
+
 
 #: Accepted ``autoreset_mode`` values (also as ``gymnasium.vector.AutoresetMode``).
 AUTORESET_MODES = ("next_step", "same_step")
@@ -104,9 +169,11 @@ def _autoreset_mode(mode: Any) -> AutoresetMode:
 
 
 class DiceChessVectorEnv(gym.vector.VectorEnv):
-    """``num_envs`` games of ``variant`` against a built-in opponent.
+    """``num_envs`` games of ``variant`` against an opponent.
 
-    ``opponent`` is an agent spec (see the module doc); an invalid one raises
+    ``opponent`` is an agent spec, a callable ``(obs, mask) -> actions`` or a
+    pool (a list of these, drawn per env and episode with
+    ``opponent_weights``; see the module doc); an invalid spec raises
     ``ValueError`` listing the valid specs. ``seed`` seeds every episode's
     generator; ``threads`` (None: all cores where that pays, see
     ``dicechess.VecEnv``) never changes the results; ``obs_layout`` as in the
@@ -124,7 +191,7 @@ class DiceChessVectorEnv(gym.vector.VectorEnv):
         self,
         variant: str,
         num_envs: int,
-        opponent: str = "random",
+        opponent: Opponent = "random",
         seed: int = 0,
         threads: int | None = None,
         obs_layout: str = "flat",
@@ -132,6 +199,7 @@ class DiceChessVectorEnv(gym.vector.VectorEnv):
         illegal_action: str = "raise",
         render_mode: str | None = None,
         autoreset_mode: str | AutoresetMode = "next_step",
+        opponent_weights: Sequence[float] | None = None,
         **options: Any,
     ) -> None:
         mode = _autoreset_mode(autoreset_mode)
@@ -141,8 +209,6 @@ class DiceChessVectorEnv(gym.vector.VectorEnv):
                 '"random", "greedy", "expectimax:depth=2"); '
                 "use dicechess.VecEnv(opponent=None) for self-play"
             )
-        if not isinstance(opponent, str):
-            raise TypeError(f"opponent must be an agent spec string, got {type(opponent).__name__}")
         if agent_player != 0 or isinstance(agent_player, bool):
             raise ValueError(
                 f"the vector env's learner is player 0: agent_player must be 0, "
@@ -164,12 +230,15 @@ class DiceChessVectorEnv(gym.vector.VectorEnv):
             variant,
             num_envs,
             seed=seed,
-            opponent=opponent,
+            opponent=vec_opponent(opponent, self.obs_layout),
             threads=threads,
             autoreset=_MODE_NAMES[mode],
+            opponent_weights=opponent_weights,
             **options,
         )
         """The Rust vector env (``dicechess.VecEnv``) that steps every game."""
+        self.opponent = shown_opponent(opponent, self.env.opponent)
+        """The opponent: canonical specs, the callables as given, or a list (a pool)."""
         self._mask: np.ndarray | None = None
         self.num_envs = num_envs
         self.single_observation_space = observation_space(
@@ -199,6 +268,8 @@ class DiceChessVectorEnv(gym.vector.VectorEnv):
                 "action_mask": mask.copy(),
                 "termination": _TERMINATION_NAMES[codes + 1],
                 "_termination": self._all.copy(),
+                "opponent_index": self.env.opponent_index,
+                "_opponent_index": self._all.copy(),
             },
         )
 
@@ -248,6 +319,8 @@ class DiceChessVectorEnv(gym.vector.VectorEnv):
             "final_info": {
                 "termination": _TERMINATION_NAMES[codes + 1],
                 "_termination": ended.copy(),
+                "opponent_index": self.env.last_opponent_index,
+                "_opponent_index": ended.copy(),
             },
             "_final_info": ended.copy(),
         }
@@ -267,7 +340,7 @@ class DiceChessVectorEnv(gym.vector.VectorEnv):
 def make_vec(
     variant: str,
     num_envs: int,
-    opponent: str = "random",
+    opponent: Opponent = "random",
     seed: int = 0,
     threads: int | None = None,
     autoreset_mode: str | AutoresetMode = "next_step",

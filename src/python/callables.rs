@@ -4,6 +4,7 @@
 //! and the built-in agents draw from `game_rng(seed, i)` exactly as in the
 //! Rust playouts, so a run is reproducible when the callables are.
 
+use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -26,6 +27,25 @@ enum Step {
     Over,
     Chance(u32),
     Decide(usize),
+}
+
+/// A batch's observations and masks as numpy arrays.
+pub(crate) type BatchArrays<'py> = (Bound<'py, PyArray4<f32>>, Bound<'py, PyArray2<bool>>);
+
+/// `obs` and `mask` of `n` positions as the numpy arrays a batched Python
+/// callable receives: float32 `(n, *obs_shape)` and bool `(n, num_actions)`.
+pub(crate) fn batch_arrays<'py>(
+    py: Python<'py>,
+    obs: &[f32],
+    mask: &[bool],
+    n: usize,
+    obs_shape: [usize; 3],
+    num_actions: usize,
+) -> PyResult<BatchArrays<'py>> {
+    let [c, h, w] = obs_shape;
+    let obs = PyArray1::from_slice(py, obs).reshape([n, c, h, w])?;
+    let mask = PyArray1::from_slice(py, mask).reshape([n, num_actions])?;
+    Ok((obs, mask))
 }
 
 fn decider<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Decider<'py>> {

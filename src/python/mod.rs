@@ -6,6 +6,7 @@ mod args;
 mod callables;
 mod interrupt;
 mod memory;
+mod opponents;
 mod search;
 
 use numpy::{PyArray1, PyArray3, PyArrayMethods};

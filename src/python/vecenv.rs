@@ -8,17 +8,16 @@
 //! and a changed array is an error, never a write out of bounds.
 
 use numpy::{
-    PyArray1, PyArray2, PyArray4, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray,
-    PyUntypedArrayMethods,
+    PyArray1, PyArray2, PyArray4, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods,
 };
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
+use super::opponents::{self, Failed};
 use super::{new_game, value_error};
-use crate::agents::AgentSpec;
-use crate::sim::vecenv::{Autoreset, Buffers, VecEnv, MAX_ENVS, NO_TERMINATION};
+use crate::sim::vecenv::{Autoreset, Buffers, Requests, VecEnv, MAX_ENVS, NO_TERMINATION};
 
 /// `num_envs` games of one variant stepped together in Rust.
 ///
@@ -32,7 +31,10 @@ pub struct PyVecEnv {
     num_actions: usize,
     obs_shape: [usize; 3],
     variant: &'static str,
-    opponent: Option<String>,
+    /// The `opponent` getter's value (canonical specs, the callables).
+    opponent: Option<Py<PyAny>>,
+    /// The callable of each caller-decided pool member (empty: none).
+    callables: Vec<Option<Py<PyAny>>>,
     autoreset: Autoreset,
     state: Mutex<Inner>,
 }
@@ -91,8 +93,7 @@ type StepOut<'py> = (
 impl Inner {
     fn run<F>(&mut self, py: Python<'_>, f: F) -> PyResult<()>
     where
-        F: FnOnce(&mut VecEnv, &[i64], Buffers<'_>) -> Result<(), crate::variants::GameError>
-            + Send,
+        F: FnOnce(&mut VecEnv, &[i64], Buffers<'_>) -> Result<(), Failed> + Send,
     {
         if self.closed {
             return Err(PyValueError::new_err("this VecEnv is closed"));
@@ -133,7 +134,8 @@ impl Inner {
         };
         let (inner, actions) = (&mut self.inner, &self.actions);
         match super::interrupt::detach(py, move || f(inner, actions, b)) {
-            Ok(r) => r.map_err(value_error),
+            // An error of a callable opponent: every env and array restored.
+            Ok(r) => r.map_err(|e| e.0),
             Err(e) => {
                 // Interrupted mid-step: the games are in no reportable state.
                 self.ready = false;
@@ -229,8 +231,8 @@ fn seed_arg(obj: &Bound<'_, PyAny>, n: usize) -> PyResult<SeedArg> {
 impl PyVecEnv {
     #[new]
     #[pyo3(
-        signature = (variant, num_envs, seed = super::args::Seed(0), opponent = None, threads = None, autoreset = None, **options),
-        text_signature = "(variant, num_envs, seed=0, opponent=None, threads=None, autoreset='next_step', **options)"
+        signature = (variant, num_envs, seed = super::args::Seed(0), opponent = None, threads = None, autoreset = None, opponent_weights = None, **options),
+        text_signature = "(variant, num_envs, seed=0, opponent=None, threads=None, autoreset='next_step', opponent_weights=None, **options)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -241,6 +243,7 @@ impl PyVecEnv {
         opponent: Option<&Bound<'_, PyAny>>,
         threads: Option<super::args::Threads>,
         autoreset: Option<&Bound<'_, PyAny>>,
+        opponent_weights: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let (seed, threads) = (seed.0, super::args::threads(threads));
@@ -256,19 +259,7 @@ impl PyVecEnv {
                 })
                 .and_then(|a| Autoreset::parse(&a).map_err(value_error)),
         }?;
-        let opponent: Option<String> = opponent
-            .map(|o| {
-                o.extract::<String>().map_err(|_| {
-                    PyTypeError::new_err(format!(
-                        "opponent must be an agent spec string or None (self-play), got {}; \
-                         valid specs: {}",
-                        super::type_name(o),
-                        crate::agents::VALID_SPECS
-                    ))
-                })
-            })
-            .transpose()?;
-        let opponent = opponent.as_deref();
+        let opp = opponents::parse(opponent, opponent_weights)?;
         if num_envs.cast::<pyo3::types::PyBool>().is_ok() {
             return Err(PyTypeError::new_err("num_envs must be an int, got bool"));
         }
@@ -290,14 +281,11 @@ impl PyVecEnv {
             )));
         }
         let n = n as usize;
-        let opp = opponent
-            .map(AgentSpec::parse)
-            .transpose()
-            .map_err(|e| PyValueError::new_err(format!("opponent: {e} (or None for self-play)")))?;
         let proto = new_game(variant, options)?;
         let variant = proto.variant();
-        let has_opp = opp.is_some();
-        let inner = VecEnv::new(proto, n, seed, opp, threads)
+        let has_opp = opp.pool.is_some();
+        let external = opp.pool.as_ref().is_some_and(|p| p.has_external());
+        let inner = VecEnv::with_pool(proto, n, seed, opp.pool, threads)
             .map_err(value_error)?
             .with_autoreset(autoreset);
         let [p, r, f] = inner.obs_shape();
@@ -336,7 +324,8 @@ impl PyVecEnv {
             num_actions: inner.num_actions(),
             obs_shape: inner.obs_shape(),
             variant,
-            opponent: inner.opponent().map(|s| s.to_string()),
+            opponent: opp.shown,
+            callables: if external { opp.callables } else { Vec::new() },
             autoreset,
             state: Mutex::new(Inner {
                 obs: obs.unbind(),
@@ -375,10 +364,33 @@ impl PyVecEnv {
         (p, r, f)
     }
 
-    /// The opponent's canonical agent spec, or None in self-play.
+    /// The opponent: its canonical agent spec, the callable, a list of
+    /// these (a pool), or None in self-play.
     #[getter]
-    fn opponent(&self) -> Option<String> {
-        self.opponent.clone()
+    fn opponent(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.opponent.as_ref().map(|o| o.clone_ref(py))
+    }
+
+    /// The weights of the opponent pool's members (all 1.0 when none were
+    /// given; `[1.0]` for one opponent), or None in self-play.
+    #[getter]
+    fn opponent_weights(&self) -> PyResult<Option<Vec<f64>>> {
+        Ok(self.lock()?.inner.opponents().map(|p| p.weights().to_vec()))
+    }
+
+    /// int64 `(num_envs,)`, a new array: the pool member (index in
+    /// `opponent`) each env plays in its current episode (0 for one opponent).
+    #[getter]
+    fn opponent_index<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        self.members(py, VecEnv::opponent_index)
+    }
+
+    /// int64 `(num_envs,)`, a new array: the pool member each env played
+    /// in its previous episode (with `autoreset="same_step"`, the one of the
+    /// game that ended on the last step).
+    #[getter]
+    fn last_opponent_index<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        self.members(py, VecEnv::last_opponent_index)
     }
 
     /// The autoreset mode: `"next_step"` or `"same_step"`.
@@ -435,11 +447,19 @@ impl PyVecEnv {
             .map(|s| seed_arg(s, self.num_envs))
             .transpose()?;
         let mut g = self.lock()?;
-        match seed {
-            Some(SeedArg::Each(seeds)) => g.run(py, move |v, _, b| v.reset_seeds(&seeds, b))?,
-            Some(SeedArg::One(s)) => g.run(py, move |v, _, b| v.reset(Some(s), b))?,
-            None => g.run(py, move |v, _, b| v.reset(None, b))?,
-        }
+        let (callables, shape, na) = (&self.callables, self.obs_shape, self.num_actions);
+        let mut ask = |r: Requests<'_>| opponents::ask(callables, r, shape, na);
+        let external = !callables.is_empty();
+        g.run(py, move |v, _, b| match seed {
+            Some(SeedArg::Each(seeds)) => match external {
+                true => v.reset_seeds_with(&seeds, b, Some(&mut ask)),
+                false => Ok(v.reset_seeds(&seeds, b)?),
+            },
+            Some(SeedArg::One(s)) if external => v.reset_with(Some(s), b, &mut ask),
+            Some(SeedArg::One(s)) => Ok(v.reset(Some(s), b)?),
+            None if external => v.reset_with(None, b, &mut ask),
+            None => Ok(v.reset(None, b)?),
+        })?;
         g.ready = true;
         Ok(g.outputs(py))
     }
@@ -454,46 +474,24 @@ impl PyVecEnv {
                 "call reset() before step() (and again after an interrupted call)",
             ));
         }
-        let n = self.num_envs;
-        let arr = actions.cast::<PyUntypedArray>().map_err(|_| {
-            PyTypeError::new_err(format!(
-                "actions must be a numpy integer array of shape ({n},), got {}",
-                super::type_name(actions)
-            ))
-        })?;
-        let dtype = arr.dtype();
-        if !matches!(dtype.kind(), b'i' | b'u') {
-            return Err(PyTypeError::new_err(format!(
-                "actions must have an integer dtype, got {}",
-                dtype.str()?
-            )));
-        }
-        if arr.shape() != [n] {
-            return Err(PyValueError::new_err(format!(
-                "actions must have shape ({n},), got {:?}",
-                arr.shape()
-            )));
-        }
-        let as_i64 = py
-            .import("numpy")?
-            .call_method1("ascontiguousarray", (arr, "int64"))?;
-        if dtype.kind() == b'u' {
-            let max: u64 = py
-                .import("numpy")?
-                .call_method1("max", (arr,))?
-                .extract()
-                .unwrap_or(u64::MAX);
-            if max > i64::MAX as u64 {
-                return Err(PyValueError::new_err(format!(
-                    "action {max} is out of range (ids below {})",
-                    self.num_actions
-                )));
-            }
-        }
-        let a = as_i64.cast::<PyArray1<i64>>()?.try_readonly()?;
+        let a = opponents::read_actions(
+            py,
+            actions,
+            self.num_envs,
+            self.num_actions,
+            "actions",
+            false,
+        )?;
         g.actions.clear();
-        g.actions.extend_from_slice(a.as_slice()?);
-        g.run(py, |v, actions, b| v.step(actions, b))?;
+        g.actions.extend_from_slice(&a);
+        let (callables, shape, na) = (&self.callables, self.obs_shape, self.num_actions);
+        g.run(py, |v, actions, b| {
+            if callables.is_empty() {
+                Ok(v.step(actions, b)?)
+            } else {
+                v.step_with(actions, b, &mut |r| opponents::ask(callables, r, shape, na))
+            }
+        })?;
         Ok(g.outputs(py))
     }
 
@@ -543,18 +541,32 @@ impl PyVecEnv {
         self.num_envs
     }
 
-    fn __repr__(&self) -> String {
-        format!(
-            "VecEnv({:?}, num_envs={}, opponent={:?}, autoreset={:?})",
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let opponent = match &self.opponent {
+            Some(o) => o.bind(py).repr()?.to_string(),
+            None => "None".to_string(),
+        };
+        Ok(format!(
+            "VecEnv({:?}, num_envs={}, opponent={opponent}, autoreset={:?})",
             self.variant,
             self.num_envs,
-            self.opponent,
             self.autoreset.name()
-        )
+        ))
     }
 }
 
 impl PyVecEnv {
+    /// `member(env, i)` for every env, as int64.
+    fn members<'py>(
+        &self,
+        py: Python<'py>,
+        member: fn(&VecEnv, usize) -> Option<usize>,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let g = self.lock()?;
+        let each = (0..self.num_envs).map(|i| member(&g.inner, i).unwrap_or_default() as i64);
+        Ok(PyArray1::from_iter(py, each))
+    }
+
     /// Env index `i` as usize, or IndexError/TypeError saying the range.
     fn check_env(&self, i: &Bound<'_, PyAny>) -> PyResult<usize> {
         let last = self.num_envs - 1;

@@ -86,13 +86,8 @@ fn call_network(
     b: &mut Batch,
     obs_shape: [usize; 3],
 ) -> PyResult<()> {
-    let obs = PyArray1::from_slice(py, &b.obs).reshape([
-        b.n,
-        obs_shape[0],
-        obs_shape[1],
-        obs_shape[2],
-    ])?;
-    let mask = PyArray1::from_slice(py, &b.mask).reshape([b.n, b.actions])?;
+    let (obs, mask) =
+        super::callables::batch_arrays(py, &b.obs, &b.mask, b.n, obs_shape, b.actions)?;
     let ret = f.bind(py).call1((obs, mask))?;
     let pair = ret
         .cast::<PyTuple>()

@@ -119,6 +119,13 @@ pub struct Saved {
     pub rng: GameRng,
 }
 
+/// An episode's state without its built-in opponent ([`Episode::snapshot`]).
+pub struct Snapshot {
+    game: AnyGame,
+    saved: Saved,
+    node: Node,
+}
+
 /// One episode (see the module doc).
 pub struct Episode {
     game: AnyGame,
@@ -343,6 +350,41 @@ impl Episode {
     /// The illegal action that ended the episode, if one did.
     pub fn illegal_action(&self) -> Option<Action> {
         self.illegal.map(|(_, a)| a)
+    }
+    /// Whether the opponent must decide now from outside (a learner side
+    /// and no built-in opponent: a vector env's caller-decided pool member).
+    pub fn opponent_to_move(&self) -> bool {
+        self.decider().is_some_and(|p| self.opponent_decides(p))
+    }
+    /// Replaces the built-in opponent (None: the opponent decides from
+    /// outside), returning the previous one; takes effect at the next reset.
+    pub fn swap_agent(&mut self, agent: Option<Box<Agent>>) -> Option<Box<Agent>> {
+        std::mem::replace(&mut self.agent, agent)
+    }
+    /// A copy of everything but the built-in opponent, for [`Episode::rollback`].
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            game: self.game.clone(),
+            saved: self.save(),
+            node: self.node,
+        }
+    }
+    /// Returns to a [`Episode::snapshot`] of this episode (its opponent's
+    /// search caches are kept: they never change a legal game).
+    pub fn rollback(&mut self, s: Snapshot) {
+        let Saved {
+            seed,
+            index,
+            learner,
+            history,
+            rolls,
+            opponent_actions,
+            illegal,
+            rng,
+        } = s.saved;
+        (self.game, self.node, self.seed, self.index) = (s.game, s.node, seed, index);
+        (self.learner, self.history, self.rolls) = (learner, history, rolls);
+        (self.opponent_actions, self.illegal, self.rng) = (opponent_actions, illegal, rng);
     }
     /// Releases the built-in opponent's search buffers.
     pub fn drop_agent(&mut self) {

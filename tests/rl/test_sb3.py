@@ -189,3 +189,52 @@ def test_subproc_vec_env_from_a_notebook_cell(tmp_path, monkeypatch) -> None:
     ).execute()
     out = "".join(o.get("text", "") for o in nb.cells[0].outputs if o.output_type == "stream")
     assert int(out.split()[-1]) >= 128
+
+
+def test_sb3_make_vec_env_with_a_callable_opponent() -> None:
+    shapes: list[tuple[int, ...]] = []
+
+    def frozen(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        shapes.append(obs.shape)
+        return np.argmax(mask, axis=1)
+
+    venv = ds.make_vec_env(
+        "dicechess/Vegas-v0", 4, seed=2, opponent=frozen, obs_layout="hwc", max_plies=12
+    )
+    assert venv.opponent is frozen
+    venv.reset()
+    for _ in range(20):
+        _, _, _, infos = venv.step(np.argmax(venv.action_masks(), axis=1))
+        assert all("opponent_index" not in i for i in infos)  # one opponent: no index
+    # The callable sees the adapter's layout ("hwc"), batch first.
+    assert shapes and {s[1:] for s in shapes} == {venv.observation_space["observation"].shape}
+    pool = ds.make_vec_env(
+        "dicechess/Vegas-v0", 4, seed=2, opponent=["greedy", frozen], max_plies=12
+    )
+    assert pool.get_attr("opponent")[0] == ["greedy", frozen]
+    pool.reset()
+    seen = set()
+    for _ in range(40):
+        _, _, _, infos = pool.step(np.argmax(pool.action_masks(), axis=1))
+        seen |= {i["opponent_index"] for i in infos}
+    assert seen == {0, 1}
+
+
+def test_maskable_ppo_against_a_frozen_copy_of_itself() -> None:
+    """The docs' self-play recipe: the opponent is a frozen copy's predict."""
+    frozen_model: list[MaskablePPO] = []
+
+    def frozen(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        action, _ = frozen_model[0].predict(
+            {"observation": obs, "action_mask": mask.astype(np.int8)},
+            action_masks=mask,
+            deterministic=True,
+        )
+        return action
+
+    venv = ds.make_vec_env("dicechess/Fluky-v0", 4, opponent=[frozen, "random"], max_plies=40)
+    model = MaskablePPO("MultiInputPolicy", venv, n_steps=32, batch_size=64, seed=0)
+    frozen_model.append(MaskablePPO("MultiInputPolicy", venv, seed=1))
+    frozen_model[0].policy.load_state_dict(model.policy.state_dict())
+    model.learn(128)
+    assert model.num_timesteps >= 128

@@ -4,7 +4,7 @@
 //!
 //! # Randomness and resets
 //!
-//! Each env is one [`Episode`] (the episode loop the Gymnasium and
+//! Each env is one [`Episode`](super::episode::Episode) (the episode loop the Gymnasium and
 //! PettingZoo envs run too). Chance nodes (and the built-in opponent's
 //! moves) are resolved inside with the generator of the current episode:
 //! episode `k` (counted from 0 since the last [`VecEnv::reset`]) of env `i`
@@ -48,13 +48,27 @@
 //!   env (its search buffers are reused across moves and episodes), drawing
 //!   its randomness from the episode's generator; rewards have one column
 //!   (player 0's); observations are player 0's.
+//! * With a [`Pool`] of opponents: each env draws one member per episode
+//!   (see [`opponent`]); members may be decided by the caller
+//!   ([`VecEnv::step_with`]).
 
-use super::episode::{Episode, Side};
+mod buffers;
+mod memory;
+pub mod opponent;
+
+pub use buffers::Buffers;
+pub use memory::memory_limit;
+pub use opponent::{Decide, Member, Pool, Requests};
+
+use buffers::{write_out, write_position, write_result, Out};
+use opponent::Slot;
+
 use crate::agents::AgentSpec;
 use crate::board::Move;
 use crate::variants::{api, Action, AnyGame, Game, GameError, Node};
 use crate::with_game;
 use rayon::prelude::*;
+use std::sync::Arc;
 
 /// The largest `num_envs` accepted.
 pub const MAX_ENVS: usize = 1 << 16;
@@ -96,38 +110,6 @@ impl Autoreset {
     }
 }
 
-/// Output buffers of one step, flat, env-major.
-pub struct Buffers<'a> {
-    /// `num_envs * obs_len` floats.
-    pub obs: &'a mut [f32],
-    /// `num_envs * num_actions` flags.
-    pub mask: &'a mut [bool],
-    /// `num_envs * reward_width` floats.
-    pub rewards: &'a mut [f32],
-    pub terminated: &'a mut [bool],
-    pub truncated: &'a mut [bool],
-    /// Player to decide, or -4 at terminal states.
-    pub player: &'a mut [i8],
-    /// The code (index in `Termination::ALL`) of the game that ended on this
-    /// step, else [`NO_TERMINATION`].
-    pub termination: &'a mut [i8],
-    /// [`Autoreset::SameStep`]: `num_envs * obs_len` floats, env `i`'s
-    /// final observation where its game ended on this step (other rows
-    /// untouched); [`Autoreset::NextStep`]: empty.
-    pub final_obs: &'a mut [f32],
-}
-
-struct Out<'a> {
-    obs: &'a mut [f32],
-    mask: &'a mut [bool],
-    rewards: &'a mut [f32],
-    terminated: &'a mut bool,
-    truncated: &'a mut bool,
-    player: &'a mut i8,
-    termination: &'a mut i8,
-    final_obs: &'a mut [f32],
-}
-
 /// With `threads: None`, envs step on the calling thread when there are
 /// fewer than this many and each step is cheap (no opponent or a random
 /// one): handing a step to the pool costs more than the second core gains.
@@ -142,8 +124,9 @@ pub struct VecEnv {
     /// Env `i`'s seed for episode 0 (`seed + i` unless a list was given).
     seeds: Vec<u64>,
     autoreset: Autoreset,
-    opponent: Option<AgentSpec>,
-    envs: Vec<Episode>,
+    /// The opponents (None: self-play).
+    opponents: Option<Arc<Pool>>,
+    slots: Vec<Slot>,
     pool: Option<std::sync::Arc<rayon::ThreadPool>>,
     /// Step on the calling thread (see [`VecEnv::new`]).
     serial: bool,
@@ -169,6 +152,18 @@ impl VecEnv {
         opponent: Option<AgentSpec>,
         threads: Option<usize>,
     ) -> Result<VecEnv, GameError> {
+        VecEnv::with_pool(proto, num_envs, seed, opponent.map(Pool::single), threads)
+    }
+
+    /// [`VecEnv::new`] with a pool of opponents (one member drawn per env
+    /// and episode; see [`opponent`]).
+    pub fn with_pool(
+        proto: AnyGame,
+        num_envs: usize,
+        seed: u64,
+        opponents: Option<Pool>,
+        threads: Option<usize>,
+    ) -> Result<VecEnv, GameError> {
         if num_envs == 0 || num_envs > MAX_ENVS {
             return Err(GameError::new(format!(
                 "num_envs must be from 1 to {MAX_ENVS}, got {num_envs}"
@@ -179,7 +174,7 @@ impl VecEnv {
                 "the start position is already terminal; a VecEnv needs a game that can be played",
             ));
         }
-        check_memory(&proto, num_envs, opponent.as_ref())?;
+        memory::check_memory(&proto, num_envs, opponents.as_ref())?;
         let pool = match threads {
             Some(0) => {
                 return Err(GameError::new(
@@ -199,24 +194,19 @@ impl VecEnv {
         };
         let (obs_shape, num_actions) =
             with_game!(&proto, g => (api::observation_shape(g), g.layout().num_actions()));
-        let side = if opponent.is_some() {
-            Side::Player(0)
-        } else {
-            Side::Both
-        };
-        let envs = (0..num_envs)
-            .map(|_| Episode::new(proto.clone(), side, opponent.clone(), false))
+        let slots = (0..num_envs)
+            .map(|_| Slot::new(proto.clone(), opponents.as_ref()))
             .collect::<Result<_, _>>()?;
-        let cheap_steps = matches!(opponent, None | Some(AgentSpec::Random));
+        let cheap_steps = opponents.as_ref().is_none_or(Pool::cheap);
         let serial =
             pool.is_none() || (threads.is_none() && cheap_steps && num_envs < AUTO_SERIAL_BELOW);
         Ok(VecEnv {
-            envs,
+            slots,
             proto,
             seed,
             seeds: (0..num_envs as u64).map(|i| seed.wrapping_add(i)).collect(),
             autoreset: Autoreset::NextStep,
-            opponent,
+            opponents: opponents.map(Arc::new),
             pool,
             serial,
             min_len: if cheap_steps { 8 } else { 1 },
@@ -238,7 +228,7 @@ impl VecEnv {
     }
     /// Number of games.
     pub fn num_envs(&self) -> usize {
-        self.envs.len()
+        self.slots.len()
     }
     /// `(planes, ranks, files)` of one observation.
     pub fn obs_shape(&self) -> [usize; 3] {
@@ -254,15 +244,30 @@ impl VecEnv {
     }
     /// Reward columns: 2 in self-play, 1 with an opponent.
     pub fn reward_width(&self) -> usize {
-        if self.opponent.is_some() {
+        if self.opponents.is_some() {
             1
         } else {
             2
         }
     }
-    /// The opponent's spec, if any.
+    /// The opponent's spec, if it is one built-in agent.
     pub fn opponent(&self) -> Option<&AgentSpec> {
-        self.opponent.as_ref()
+        self.opponents.as_deref().and_then(Pool::spec)
+    }
+    /// The opponents (None in self-play).
+    pub fn opponents(&self) -> Option<&Pool> {
+        self.opponents.as_deref()
+    }
+    /// The pool member env `i` plays in its current episode (0 for a
+    /// single opponent).
+    pub fn opponent_index(&self, i: usize) -> Option<usize> {
+        self.slots.get(i).map(Slot::member)
+    }
+    /// The pool member env `i` played in its previous episode (the current
+    /// one's in its first): with [`Autoreset::SameStep`], the member of the
+    /// game that ended on this step.
+    pub fn last_opponent_index(&self, i: usize) -> Option<usize> {
+        self.slots.get(i).map(Slot::last_member)
     }
     /// The seed of the current run (env 0's seed when a list was given).
     pub fn seed(&self) -> u64 {
@@ -276,28 +281,28 @@ impl VecEnv {
     /// the opponent's and the caller's decisions), replayable through
     /// `State.apply_action`.
     pub fn history(&self, i: usize) -> Option<&[Action]> {
-        self.envs.get(i).map(|e| e.history())
+        self.slots.get(i).map(|e| e.ep.history())
     }
     /// The current episode number of env `i` (0 after [`VecEnv::reset`]).
     pub fn episode(&self, i: usize) -> Option<u64> {
-        self.envs.get(i).map(|e| e.index())
+        self.slots.get(i).map(|e| e.ep.index())
     }
     /// The game of env `i`.
     pub fn game(&self, i: usize) -> Option<&AnyGame> {
-        self.envs.get(i).map(|e| e.game())
+        self.slots.get(i).map(|e| e.ep.game())
     }
 
     /// Releases the thread pool, the opponents' search buffers and the
     /// histories (the binding refuses further calls).
     pub fn close(&mut self) {
         self.pool = None;
-        for e in &mut self.envs {
-            e.drop_agent();
+        for s in &mut self.slots {
+            s.close();
         }
     }
 
     fn check_buffers(&self, b: &Buffers<'_>) -> Result<(), GameError> {
-        let n = self.envs.len();
+        let n = self.slots.len();
         let ok = b.obs.len() == n * self.obs_len
             && b.mask.len() == n * self.num_actions
             && b.rewards.len() == n * self.reward_width()
@@ -317,66 +322,29 @@ impl VecEnv {
         }
     }
 
-    fn for_each_env<F>(&mut self, b: Buffers<'_>, moves: &[Option<Move>], f: F)
+    /// Runs `f(i, slot_i, items[i])` for every env, on the calling thread or
+    /// the pool (see [`VecEnv::new`]).
+    fn par_each<T: Send, F>(&mut self, items: Vec<T>, f: F)
     where
-        F: Fn(usize, &mut Episode, Option<Move>, Out<'_>) + Sync + Send,
+        F: Fn(usize, &mut Slot, T) + Sync + Send,
     {
-        let rw = self.reward_width();
-        let n = self.envs.len();
-        let final_chunk = if b.final_obs.is_empty() {
-            0
-        } else {
-            self.obs_len
-        };
-        let mut finals: Vec<&mut [f32]> = if final_chunk == 0 {
-            (0..n).map(|_| <&mut [f32]>::default()).collect()
-        } else {
-            b.final_obs.chunks_mut(final_chunk).collect()
-        };
-        let outs: Vec<Out<'_>> = b
-            .obs
-            .chunks_mut(self.obs_len)
-            .zip(b.mask.chunks_mut(self.num_actions))
-            .zip(b.rewards.chunks_mut(rw))
-            .zip(b.terminated.iter_mut())
-            .zip(b.truncated.iter_mut())
-            .zip(b.player.iter_mut())
-            .zip(b.termination.iter_mut())
-            .zip(finals.drain(..))
-            .map(
-                |(
-                    ((((((obs, mask), rewards), terminated), truncated), player), termination),
-                    fin,
-                )| {
-                    Out {
-                        obs,
-                        mask,
-                        rewards,
-                        terminated,
-                        truncated,
-                        player,
-                        termination,
-                        final_obs: fin,
-                    }
-                },
-            )
-            .collect();
         if self.serial {
-            for (i, (env, out)) in self.envs.iter_mut().zip(outs).enumerate() {
-                f(i, env, moves[i], out);
+            for (i, (slot, x)) in self.slots.iter_mut().zip(items).enumerate() {
+                f(i, slot, x);
             }
             return;
         }
         let (min_len, token) = (self.min_len, crate::interrupt::current());
-        let (envs, pool) = (&mut self.envs, &self.pool);
+        let (slots, pool) = (&mut self.slots, &self.pool);
         let run = move || {
             let each = || {
-                envs.par_iter_mut()
-                    .zip(outs.into_par_iter())
+                slots
+                    .par_iter_mut()
+                    .zip(items.into_par_iter())
                     .enumerate()
                     .with_min_len(min_len)
-                    .for_each(|(i, (env, out))| {
-                        crate::interrupt::within(token.as_ref(), || f(i, env, moves[i], out))
+                    .for_each(|(i, (slot, x))| {
+                        crate::interrupt::within(token.as_ref(), || f(i, slot, x))
                     })
             };
             match pool {
@@ -392,16 +360,42 @@ impl VecEnv {
         }
     }
 
+    /// [`VecEnv::par_each`] over each env's episode, move and output rows.
+    fn for_each_env<F>(&mut self, b: Buffers<'_>, moves: &[Option<Move>], f: F)
+    where
+        F: Fn(usize, &mut Slot, Option<Move>, Out<'_>) + Sync + Send,
+    {
+        let outs = b.split(self.obs_len, self.num_actions, self.reward_width());
+        let items: Vec<_> = outs.into_iter().zip(moves.iter().copied()).collect();
+        self.par_each(items, |i, slot, (out, mv)| f(i, slot, mv, out));
+    }
+
+    fn set_seed(&mut self, s: u64) {
+        self.seed = s;
+        for (i, x) in self.seeds.iter_mut().enumerate() {
+            *x = s.wrapping_add(i as u64);
+        }
+    }
+
+    /// Refuses a call without the caller's decisions when some opponent
+    /// needs them.
+    fn check_no_external(&self) -> Result<(), GameError> {
+        if self.opponents.as_deref().is_some_and(Pool::has_external) {
+            return Err(GameError::new(
+                "an opponent is decided by the caller: use reset_with/step_with",
+            ));
+        }
+        Ok(())
+    }
+
     /// Starts episode 0 of every env (with `seed`, if given, as the new run
     /// seed: env `i` gets `seed + i`) and writes the first observations;
     /// rewards are 0. Without a seed, every env restarts from its last seed.
     pub fn reset(&mut self, seed: Option<u64>, b: Buffers<'_>) -> Result<(), GameError> {
         self.check_buffers(&b)?;
+        self.check_no_external()?;
         if let Some(s) = seed {
-            self.seed = s;
-            for (i, x) in self.seeds.iter_mut().enumerate() {
-                *x = s.wrapping_add(i as u64);
-            }
+            self.set_seed(s);
         }
         self.reset_all(b);
         Ok(())
@@ -410,44 +404,65 @@ impl VecEnv {
     /// [`VecEnv::reset`] with one seed per env (`seeds[i]` for env `i`;
     /// `seed()` becomes `seeds[0]`).
     pub fn reset_seeds(&mut self, seeds: &[u64], b: Buffers<'_>) -> Result<(), GameError> {
+        self.reset_seeds_with(seeds, b, None::<&mut Decide<'_, GameError>>)
+    }
+
+    /// [`VecEnv::reset_seeds`]; with caller-decided opponents, `decide`
+    /// answers them as in [`VecEnv::reset_with`].
+    pub fn reset_seeds_with<E: From<GameError>>(
+        &mut self,
+        seeds: &[u64],
+        b: Buffers<'_>,
+        decide: Option<&mut Decide<'_, E>>,
+    ) -> Result<(), E> {
         self.check_buffers(&b)?;
-        if seeds.len() != self.envs.len() {
+        if seeds.len() != self.slots.len() {
             return Err(GameError::new(format!(
                 "expected {} seeds (one per env), got {}",
-                self.envs.len(),
+                self.slots.len(),
                 seeds.len()
-            )));
+            ))
+            .into());
         }
-        self.seeds.copy_from_slice(seeds);
-        self.seed = seeds[0];
-        self.reset_all(b);
-        Ok(())
+        let old = std::mem::replace(&mut self.seeds, seeds.to_vec());
+        let old_seed = std::mem::replace(&mut self.seed, seeds[0]);
+        let r = match decide {
+            Some(d) => self.reset_with(None, b, d),
+            None => self
+                .check_no_external()
+                .map_err(E::from)
+                .map(|()| self.reset_all(b)),
+        };
+        if r.is_err() {
+            (self.seeds, self.seed) = (old, old_seed);
+        }
+        r
     }
 
     fn reset_all(&mut self, b: Buffers<'_>) {
-        let none = vec![None; self.envs.len()];
+        let none = vec![None; self.slots.len()];
         let proto = self.proto.clone();
         let seeds = std::mem::take(&mut self.seeds);
-        self.for_each_env(b, &none, |i, env, _, out| {
-            env.reset(&proto, seeds[i], 0);
-            write_out(env, out);
+        let pool = self.opponents.clone();
+        self.for_each_env(b, &none, |i, slot, _, out| {
+            slot.start(&proto, pool.as_deref(), seeds[i], 0);
+            write_out(&slot.ep, out);
         });
         self.seeds = seeds;
     }
 
-    /// Applies `actions[i]` in every env (ignored for envs that ended on the
-    /// previous step: those start a new episode). All actions are checked
-    /// before any is applied; on error nothing changed.
-    pub fn step(&mut self, actions: &[i64], b: Buffers<'_>) -> Result<(), GameError> {
-        self.check_buffers(&b)?;
-        let n = self.envs.len();
+    /// The legal move of each env's `actions[i]` (None for envs that ended
+    /// on the previous step), or the first error.
+    fn check_actions(&self, actions: &[i64]) -> Result<Vec<Option<Move>>, GameError> {
+        let n = self.slots.len();
         if actions.len() != n {
             return Err(GameError::new(format!(
                 "expected {n} actions (one per env), got {}",
                 actions.len()
             )));
         }
-        let check = |(i, env): (usize, &Episode)| -> Result<Option<Move>, GameError> {
+        let check = |(i, slot): (usize, &Slot)| -> Result<Option<Move>, GameError> {
+            let env = &slot.ep;
             if env.over() {
                 return Ok(None);
             }
@@ -455,15 +470,11 @@ impl VecEnv {
                 .map(Some)
                 .map_err(|e| GameError::new(format!("env {i}: {}", e.0)))
         };
-        let moves: Vec<Option<Move>> = if self.serial || n < 64 {
-            self.envs
-                .iter()
-                .enumerate()
-                .map(check)
-                .collect::<Result<_, _>>()?
+        if self.serial || n < 64 {
+            self.slots.iter().enumerate().map(check).collect()
         } else {
             let run = || {
-                self.envs
+                self.slots
                     .par_iter()
                     .enumerate()
                     .with_min_len(8)
@@ -471,157 +482,44 @@ impl VecEnv {
                     .collect::<Result<Vec<_>, _>>()
             };
             match &self.pool {
-                Some(p) => p.install(run)?,
-                None => run()?,
+                Some(p) => p.install(run),
+                None => run(),
             }
-        };
+        }
+    }
+
+    /// Applies `actions[i]` in every env (ignored for envs that ended on the
+    /// previous step: those start a new episode). All actions are checked
+    /// before any is applied; on error nothing changed.
+    pub fn step(&mut self, actions: &[i64], b: Buffers<'_>) -> Result<(), GameError> {
+        self.check_buffers(&b)?;
+        self.check_no_external()?;
+        let moves = self.check_actions(actions)?;
         let proto = self.proto.clone();
+        let pool = self.opponents.clone();
         let same_step = self.autoreset == Autoreset::SameStep;
-        self.for_each_env(b, &moves, |_, env, mv, mut out| {
+        self.for_each_env(b, &moves, |_, slot, mv, mut out| {
+            let next = |slot: &mut Slot| {
+                let (seed, k) = (slot.ep.seed(), slot.ep.index().wrapping_add(1));
+                slot.start(&proto, pool.as_deref(), seed, k)
+            };
             match mv {
-                Some(m) => env.play_move(m),
+                Some(m) => slot.ep.play_move(m),
                 // The episode ended on the previous step: the next one.
-                None => env.reset(&proto, env.seed(), env.index().wrapping_add(1)),
+                None => next(slot),
             }
+            let env = &slot.ep;
             if same_step && mv.is_some() && env.over() {
                 // Report the game that ended, then start the next one.
                 env.write_observation(env.view(), out.final_obs);
                 write_result(env, &mut out);
-                env.reset(&proto, env.seed(), env.index().wrapping_add(1));
-                write_position(env, &mut out);
+                next(slot);
+                write_position(&slot.ep, &mut out);
             } else {
                 write_out(env, out);
             }
         });
         Ok(())
-    }
-}
-
-/// The bytes this process may use: the least of the physical memory, what
-/// the address-space limit (`ulimit -v`) leaves of it, and the cgroup's
-/// `memory.max`; None where none is known.
-pub fn memory_limit() -> Option<u64> {
-    #[cfg(target_os = "linux")]
-    {
-        let mut limit: Option<u64> = None;
-        let mut least = |v: u64| limit = Some(limit.map_or(v, |l| l.min(v)));
-        // SAFETY: sysconf and getrlimit only read process settings.
-        unsafe {
-            let (pages, page) = (
-                libc::sysconf(libc::_SC_PHYS_PAGES),
-                libc::sysconf(libc::_SC_PAGESIZE),
-            );
-            if pages > 0 && page > 0 {
-                least(pages as u64 * page as u64);
-            }
-            let mut r = libc::rlimit {
-                rlim_cur: 0,
-                rlim_max: 0,
-            };
-            if libc::getrlimit(libc::RLIMIT_AS, &mut r) == 0 && r.rlim_cur != libc::RLIM_INFINITY {
-                // The address space already taken (`/proc/self/statm`'s first field).
-                let used = std::fs::read_to_string("/proc/self/statm")
-                    .ok()
-                    .and_then(|t| t.split_whitespace().next()?.parse::<u64>().ok())
-                    .map_or(0, |p| p * page.max(0) as u64);
-                #[allow(clippy::unnecessary_cast)] // rlim_t is not u64 on every target
-                let cur = r.rlim_cur as u64;
-                least(cur.saturating_sub(used));
-            }
-        }
-        if let Ok(text) = std::fs::read_to_string("/sys/fs/cgroup/memory.max") {
-            if let Ok(v) = text.trim().parse::<u64>() {
-                least(v);
-            }
-        }
-        limit
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        None
-    }
-}
-
-/// Refuses, before anything is allocated, `num_envs` envs whose outputs
-/// and opponents (a `search` agent's table each) could never fit in
-/// [`memory_limit`], with the memory they would need in the message.
-fn check_memory(
-    proto: &AnyGame,
-    num_envs: usize,
-    opponent: Option<&AgentSpec>,
-) -> Result<(), GameError> {
-    let (obs_len, num_actions) = with_game!(proto, g => (
-        api::observation_shape(g).iter().product::<usize>() as u64,
-        g.layout().num_actions() as u64,
-    ));
-    // Observations (and same-step final observations), masks, the rest.
-    let outputs = 2 * 4 * obs_len + num_actions + 64;
-    let per_opponent = opponent.map_or(0, super::episode::opponent_bytes);
-    let each = outputs + per_opponent + std::mem::size_of::<Episode>() as u64;
-    let need = each.saturating_mul(num_envs as u64);
-    match memory_limit() {
-        Some(have) if need > have => Err(GameError::new(format!(
-            "{num_envs} envs{} need about {} MB ({:.2} MB each{}), more than the {} MB this \
-             process may use (physical memory, ulimit -v, cgroup); use fewer envs{}",
-            opponent.map_or(String::new(), |s| format!(" with opponent {s}")),
-            need >> 20,
-            each as f64 / (1 << 20) as f64,
-            if per_opponent > 1 << 20 {
-                ", most of it the opponent's search table"
-            } else {
-                ""
-            },
-            have >> 20,
-            if per_opponent > 1 << 20 {
-                ", a smaller tt_mb, or a node budget (search:nodes=N sizes the table to fit)"
-            } else {
-                ""
-            },
-        ))),
-        _ => Ok(()),
-    }
-}
-
-/// Writes one env's outputs.
-fn write_out(env: &Episode, mut out: Out<'_>) {
-    write_position(env, &mut out);
-    write_result(env, &mut out);
-}
-
-/// The observation, mask and player of env's current node.
-fn write_position(env: &Episode, out: &mut Out<'_>) {
-    env.write_observation(env.view(), out.obs);
-    env.write_mask(None, out.mask);
-    if env.over() {
-        // Never an all-false mask: the no-op the next step ignores.
-        out.mask[NOOP_ACTION] = true;
-    }
-    *out.player = match env.node() {
-        Node::Decision(p) => p as i8,
-        Node::Chance => -1,
-        Node::Terminal => -4,
-    };
-}
-
-/// The reward, flags and termination of env's episode (zeros, false and
-/// none while it runs).
-fn write_result(env: &Episode, out: &mut Out<'_>) {
-    let (over, truncated) = (env.over(), env.truncated());
-    *out.terminated = over && !truncated;
-    *out.truncated = truncated;
-    *out.termination = if over {
-        with_game!(env.game(), g => g.termination()).map_or(NO_TERMINATION, |t| t.code() as i8)
-    } else {
-        NO_TERMINATION
-    };
-    let r = if over { env.returns() } else { [0.0; 2] };
-    match env.learner() {
-        Some(p) => out.rewards[0] = r[p as usize] as f32,
-        None => {
-            for (o, v) in out.rewards.iter_mut().zip(r) {
-                *o = v as f32;
-            }
-        }
     }
 }
 
