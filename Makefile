@@ -188,7 +188,7 @@ browser:
 # tests/rl/test_rl_libraries.py imports torch, SB3, RLlib and Tianshou
 # outright (an ImportError, never a skip), hence venv-rl.
 pytest: venv venv-rl browser
-	$(VENV)/bin/pytest -m "not slow" -q $(PYTEST_ARGS)
+	DICECHESS_REQUIRE_TIANSHOU=1 $(VENV)/bin/pytest -m "not slow" -q $(PYTEST_ARGS)
 
 # Notebooks that need the torch-based RL libraries (also run alone by `make test-rl`).
 RL_NOTEBOOKS := notebooks/06_maskable_ppo.ipynb notebooks/08_zero.ipynb
@@ -239,7 +239,7 @@ test-slow: venv venv-rl develop
 # and the RL notebooks (MaskablePPO's learning curve); a few minutes once the
 # libraries are installed.
 test-rl: venv-rl develop
-	$(VENV)/bin/pytest -m "not slow" -q tests/rl/test_rl_libraries.py $(PYTEST_ARGS)
+	DICECHESS_REQUIRE_TIANSHOU=1 $(VENV)/bin/pytest -m "not slow" -q tests/rl/test_rl_libraries.py $(PYTEST_ARGS)
 	$(NOTEBOOKS_RUN) $(RL_NOTEBOOKS)
 
 test-rl-slow: venv-rl develop

@@ -600,6 +600,8 @@ def _zero_play(
     record: bool = False,
     progress: Callable[[int, int], object] | None = None,
     options: dict[str, Any] | None = None,
+    net_sims: list[int] | None = None,
+    value_chance: int | None = None,
 ) -> dict[str, Any]:
     """Games ``start .. start+games`` with network-guided search in the
     seats given by an evaluator index (or a built-in agent spec); see
@@ -607,7 +609,9 @@ def _zero_play(
     ``root_value``, ``player``, ``game`` (one row per network decision when
     ``record``), ``games`` (per finished game: ``index``,
     ``seat_of_player0``, ``return0``, ``winner``, ``plies``,
-    ``chance_events``, ``termination``), ``leaves``, ``batches``,
+    ``chance_events``, ``termination``; with ``value_chance=k`` also
+    ``luck_sum``, player 0's luck valued by evaluator ``k``, and
+    ``n_rolls``), ``leaves``, ``batches``,
     ``interrupted``, ``seconds``, ``eval_seconds``."""
 
 def _zero_search(
