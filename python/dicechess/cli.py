@@ -213,7 +213,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--luck-families",
         type=_luck_families,
         default=None,
-        help="comma-separated luck families (search, mcts, material; default all)",
+        help="comma-separated luck families (search, mcts, material, zero; default the "
+        "first three)",
+    )
+    st.add_argument(
+        "--zero-models",
+        default=None,
+        help="the zero luck family's networks: a directory with <game>/best.pt (e.g. data/zero)",
     )
     st.add_argument(
         "--calibration-q",
@@ -387,6 +393,7 @@ def _cmd_study(args: argparse.Namespace) -> int:
         "luck_games": args.luck_games,
         "luck_pairs": args.luck_pairs,
         "luck_families": args.luck_families,
+        "zero_models": args.zero_models,
         "calibration_q": args.calibration_q,
         "anchor": args.anchor,
         "seed": args.seed,

@@ -301,3 +301,54 @@ def test_cli_eval_ladder_option(capsys: Any) -> None:
     with pytest.raises(SystemExit):
         cli_main(["train", "gardner", "--out", "x", "--eval-ladder", "64,16"])
     assert "increasing node budgets" in capsys.readouterr().err
+
+
+def test_luck_pairs_value_the_chance_events_of_the_same_games() -> None:
+    """luck_pairs plays the games _zero_play plays without the valuation
+    (the stronger network seat player 0 in a pair's first game), and its rows
+    are the stronger side's result and luck."""
+    kw: dict[str, Any] = dict(sims=8, net_sims=[8, 2], paired=True, parallel=8, seed=5)
+    plain = _core._zero_play("gardner:luck=0.3", [uniform, uniform], (0, 1), 8, **kw)
+    r = zero.luck_pairs(uniform, "gardner:luck=0.3", 4, strong_sims=8, weak_sims=2, seed=5)
+    assert r.rows.shape == (4, 4) and r.plies.shape == (4, 2) and not r.interrupted
+    g = plain["games"]
+    order = np.argsort(g["index"])
+    ret = g["return0"][order]
+    np.testing.assert_array_equal(r.rows[:, 0], ret[0::2])
+    np.testing.assert_array_equal(r.rows[:, 2], -ret[1::2])
+    np.testing.assert_array_equal(r.plies.ravel(), g["plies"][order])
+    # Every coin, draw and roll was valued, and a random move moves the value.
+    np.testing.assert_array_equal(r.rolls.ravel(), g["chance_events"][order])
+    assert np.abs(r.rows[:, [1, 3]]).sum() > 0
+    with pytest.raises(ValueError, match="simulation budgets must be positive"):
+        zero.luck_pairs(uniform, "gardner", 1, weak_sims=0)
+
+
+def test_value_chance_and_net_sims_are_checked() -> None:
+    with pytest.raises(ValueError, match="value_chance must be an evaluator index"):
+        _core._zero_play("fluky", [uniform], (0, 0), 2, value_chance=1)
+    with pytest.raises(ValueError, match="net_sims must give one simulation budget"):
+        _core._zero_play("fluky", [uniform], (0, 0), 2, net_sims=[4, 4])
+    r = _core._zero_play("gardner", [uniform], (0, 0), 2, sims=2)
+    assert "luck_sum" not in r["games"]
+
+
+def test_the_study_zero_family_plays_the_games_with_networks(tmp_path: Path) -> None:
+    from dicechess.study import calibration
+    from dicechess.study.config import StudyConfig
+
+    run = zero.train("gardner", tmp_path / "run", iterations=1, progress=False, **TINY)
+    models = tmp_path / "models"
+    (models / "gardner").mkdir(parents=True)
+    (models / "gardner" / "best.pt").write_bytes(run.best.read_bytes())
+    g = calibration.play_luck_games("gardner:luck=0.3", "zero", 2, 0, 1, zero_models=str(models))
+    assert g is not None and g["family"] == "zero" and len(g["rows"]) == 2
+    assert g["model"].endswith("gardner/best.pt")
+    # No network for Fluky: the family does not measure it.
+    assert calibration.play_luck_games("fluky", "zero", 2, 0, 1, zero_models=str(models)) is None
+    with pytest.raises(ValueError, match="needs zero_models"):
+        StudyConfig(variants=["fluky"], luck_families=["zero"]).check()
+    with pytest.raises(ValueError, match="is not a directory"):
+        StudyConfig(variants=["fluky"], zero_models=str(tmp_path / "nope")).check()
+    key = StudyConfig(variants=["fluky"], luck_families=["zero"], zero_models=str(models))
+    assert list(key.numbers_key()["zero_model_digests"]) == ["gardner"]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -44,6 +45,9 @@ class LuckFamily:
     shares: str
 
 
+#: The zero family's stronger and weaker search budgets (simulations a move).
+ZERO_SIMS = (32, 4)
+
 #: The luck families. ``material`` has no code in common with the search's evaluation
 #: and quiescence: expectimax over the material-and-mobility evaluation, valued by it.
 LUCK_FAMILIES: dict[str, LuckFamily] = {
@@ -58,6 +62,14 @@ LUCK_FAMILIES: dict[str, LuckFamily] = {
     ),
     "material": LuckFamily(
         "expectimax:depth=2", "greedy", "greedy", "nothing (material and mobility only)"
+    ),
+    # Opt-in (needs trained networks, StudyConfig.zero_models): each game is played by its
+    # own network, the variant's and the twin's alike trained by dicechess.zero.
+    "zero": LuckFamily(
+        f"zero:sims={ZERO_SIMS[0]}",
+        f"zero:sims={ZERO_SIMS[1]}",
+        "the network's value head",
+        "nothing (a network trained by self-play on the game itself)",
     ),
 }
 
@@ -108,11 +120,15 @@ def play_luck_games(
     threads: int | None,
     backend: str = "local",
     ray_address: str | None = None,
-) -> dict[str, Any]:
+    zero_models: str | None = None,
+) -> dict[str, Any] | None:
     """``pairs`` pairs of games between the family's stronger and weaker agent, one
     game each way round on the same seed, every chance node valued by the family's
-    valuer. Per pair: the stronger side's result in [-1, 1] and its luck, each game."""
+    valuer. Per pair: the stronger side's result in [-1, 1] and its luck, each game.
+    The ``zero`` family plays ``zero_models/<game>/best.pt`` (None when it is absent)."""
     fam = LUCK_FAMILIES[family]
+    if family == "zero":
+        return _zero_luck_games(spec, pairs, seed, zero_models)
     runs = []
     for agents in ((fam.strong, fam.weak), (fam.weak, fam.strong)):
         r = roll_luck(
@@ -142,6 +158,45 @@ def play_luck_games(
         "rows": rows.tolist(),
         "plies": plies.astype(int).tolist(),
         "rolls": np.stack([a.n_rolls, b.n_rolls], axis=1).astype(int).tolist(),
+    }
+
+
+def zero_model(spec: str, zero_models: str | None) -> Path | None:
+    """The network the zero family plays ``spec`` with, if there is one."""
+    if not zero_models:
+        return None
+    path = Path(zero_models) / base_name(spec) / "best.pt"
+    return path if path.is_file() else None
+
+
+def _zero_luck_games(
+    spec: str, pairs: int, seed: int, zero_models: str | None
+) -> dict[str, Any] | None:
+    model = zero_model(spec, zero_models)
+    if model is None:
+        return None
+    from .. import zero
+
+    net, _info = zero.load_model(model)
+    r = zero.luck_pairs(
+        zero.Evaluator(net),
+        spec,
+        pairs,
+        strong_sims=ZERO_SIMS[0],
+        weak_sims=ZERO_SIMS[1],
+        seed=seed,
+    )
+    if r.interrupted:
+        raise KeyboardInterrupt
+    fam = LUCK_FAMILIES["zero"]
+    return {
+        "family": "zero",
+        "agents": [fam.strong, fam.weak],
+        "valuer": fam.valuer,
+        "model": str(model),
+        "rows": r.rows.tolist(),
+        "plies": r.plies.tolist(),
+        "rolls": r.rolls.tolist(),
     }
 
 

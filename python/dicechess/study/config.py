@@ -3,8 +3,10 @@ compute ladder, the games per matchup, the seed (recorded in results.json)."""
 
 from __future__ import annotations
 
+import hashlib
 import zlib
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .. import _core
@@ -55,6 +57,10 @@ class StudyConfig:
     #: The luck families (``study.calibration.LUCK_FAMILIES``) whose games measure the
     #: luck-equivalent, each calibrated on its own games of the twin with the luck dial.
     luck_families: list[str] = field(default_factory=lambda: ["search", "mcts", "material"])
+    #: The ``zero`` luck family's networks: a directory with ``<game>/best.pt`` per game
+    #: (e.g. ``data/zero``, whose runs ``dicechess train`` made); the family measures only
+    #: the variants whose network and whose twin's network are there.
+    zero_models: str | None = None
     #: Pairs of luck-valued games per variant and family (the stronger agent with
     #: either colour), and per calibration game.
     luck_pairs: int = 100
@@ -133,6 +139,13 @@ class StudyConfig:
                 f"luck_families must be distinct names among {', '.join(LUCK_FAMILIES)}, "
                 f"got {self.luck_families}"
             )
+        if "zero" in self.luck_families and not self.zero_models:
+            raise ValueError(
+                "the zero luck family needs zero_models (--zero-models DIR): a directory "
+                "with <game>/best.pt per game, e.g. data/zero"
+            )
+        if self.zero_models and not Path(self.zero_models).is_dir():
+            raise ValueError(f"zero_models {self.zero_models!r} is not a directory")
         if self.luck_families and self.luck_pairs < 2:
             raise ValueError(f"luck_pairs must be at least 2, got {self.luck_pairs}")
         grid = list(self.calibration_q)
@@ -178,6 +191,13 @@ class StudyConfig:
             d.pop(k)
         # The families' agents and valuers decide their games as much as the sizes do.
         d["luck_family_specs"] = {f: asdict(LUCK_FAMILIES[f]) for f in self.luck_families}
+        if "zero" in self.luck_families and self.zero_models:
+            # The networks decide the zero family's games: their bytes, not their path.
+            d.pop("zero_models")
+            d["zero_model_digests"] = {
+                m.parent.name: hashlib.sha256(m.read_bytes()).hexdigest()
+                for m in sorted(Path(self.zero_models).glob("*/best.pt"))
+            }
         return d
 
 

@@ -27,9 +27,11 @@ from .checkpoint import load_model  # noqa: E402
 from .net import Evaluator, NetShape, ZeroNet, default_device  # noqa: E402
 from .play import (  # noqa: E402
     LadderPlace,
+    LuckPairs,
     MatchResult,
     ZeroAgent,
     ladder,
+    luck_pairs,
     match,
     plot_learning_curve,
 )
@@ -46,6 +48,7 @@ __all__ = [
     "EXTRA_HINT",
     "Evaluator",
     "LadderPlace",
+    "LuckPairs",
     "MatchResult",
     "NetShape",
     "ReplayBuffer",
@@ -57,6 +60,7 @@ __all__ = [
     "default_device",
     "ladder",
     "ladder_crossing",
+    "luck_pairs",
     "load_model",
     "match",
     "plot_learning_curve",

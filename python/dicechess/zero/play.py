@@ -99,6 +99,79 @@ def match(
     )
 
 
+@dataclass(frozen=True)
+class LuckPairs:
+    """Pairs of games between a stronger and a weaker search over one
+    network, every chance event valued by the network (its luck for the
+    stronger side). ``rows[k]``: the stronger side's result in [-1, 1] and
+    its luck in pair ``k``'s first game (it is player 0), then the same in
+    the second (it is player 1), as the study's luck families give them."""
+
+    rows: np.ndarray
+    plies: np.ndarray
+    rolls: np.ndarray
+    interrupted: bool = False
+
+
+def luck_pairs(
+    evaluate: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]],
+    variant: str,
+    pairs: int,
+    *,
+    strong_sims: int = 32,
+    weak_sims: int = 4,
+    seed: int = 0,
+    parallel: int = 64,
+    options: dict[str, Any] | None = None,
+    progress: Callable[[int, int], object] | None = None,
+) -> LuckPairs:
+    """Plays ``pairs`` pairs of games of ``variant`` between the network
+    searching ``strong_sims`` and ``weak_sims`` simulations a move, on
+    common dice (the stronger side player 0 in the first game of a pair,
+    player 1 in the second), and values every chance event with the
+    network's value head: the value after the outcome drawn minus the value
+    expected before it, each outcome's value the exact expectation over
+    the chance nodes that follow it (a chain of chance nodes past three
+    levels, or past 4,096 states, valued by the network itself). The games
+    are the same as without the valuation. Ctrl-C returns the pairs
+    finished so far (``interrupted=True``)."""
+    if strong_sims < 1 or weak_sims < 1:
+        raise ValueError(f"simulation budgets must be positive, got {strong_sims}, {weak_sims}")
+    r = _core._zero_play(
+        variant,
+        [evaluate, evaluate],
+        (0, 1),
+        2 * pairs,
+        parallel=parallel,
+        seed=seed,
+        sims=strong_sims,
+        net_sims=[strong_sims, weak_sims],
+        value_chance=0,
+        paired=True,
+        progress=(lambda g, _s: progress(g, 2 * pairs)) if progress else None,
+        options=options or {},
+    )
+    g = r["games"]
+    order = np.argsort(g["index"], kind="stable")
+    index, return0, luck0 = g["index"][order], g["return0"][order], g["luck_sum"][order]
+    plies, rolls = g["plies"][order], g["n_rolls"][order]
+    # Whole pairs only (an interrupted run may end with half of one).
+    pair = index // 2
+    whole = np.isin(pair, [p for p in np.unique(pair) if (pair == p).sum() == 2])
+    index, return0, luck0 = index[whole], return0[whole], luck0[whole]
+    plies, rolls = plies[whole], rolls[whole]
+    first = index % 2 == 0
+    rows = np.stack(
+        [return0[first], luck0[first], -return0[~first], -luck0[~first]], axis=1
+    ).astype(float)
+    return LuckPairs(
+        rows=rows,
+        plies=np.stack([plies[first], plies[~first]], axis=1).astype(int),
+        rolls=np.stack([rolls[first], rolls[~first]], axis=1).astype(int),
+        interrupted=bool(r["interrupted"]),
+    )
+
+
 class ZeroAgent:
     """A network as an agent ``state -> action``: one search of ``sims``
     simulations per decision (``leaves_per_tree`` leaves per network call),
