@@ -5,7 +5,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::{interrupt, new_game, set_array, type_name, value_error, PyState};
+use super::{interrupt, set_array, type_name, value_error, PyState};
 use crate::agents::{Agent, AgentSpec, VALID_SPECS};
 use crate::sim::luck::Valuer;
 use crate::sim::{game_rng, GameRng};
@@ -291,14 +291,10 @@ fn _playouts<'py>(
     threads: Option<super::args::Threads>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (seed, start, count, threads) = (seed.0, start.0, count.0, super::args::threads(threads));
-    super::check_batch(count)?;
-    let specs = [parse_spec(&agents.0)?, parse_spec(&agents.1)?];
-    super::memory::check_batch_agents(&specs, threads, count)?;
-    let proto = new_game(variant, options)?;
+    let b = super::AgentBatch::new(variant, &agents, seed, start, count, threads, 1, options)?;
     interrupt::detach_keeping(
         py,
-        || crate::sim::playouts::playouts(&proto, &specs, seed, start, count, threads),
+        || crate::sim::playouts::playouts(&b.proto, &b.specs, b.seed, b.start, b.count, b.threads),
         |recs| super::records_to_dict(py, &recs),
     )
 }
@@ -330,8 +326,7 @@ fn _roll_luck<'py>(
     evaluator: Option<&str>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (seed, start, count, threads) = (seed.0, start.0, count.0, super::args::threads(threads));
-    super::check_batch(count)?;
+    let b = super::AgentBatch::new(variant, &agents, seed, start, count, threads, 1, options)?;
     let eval_depth = super::args::int_in(eval_depth, "eval_depth", 1, MAX_LUCK_DEPTH as i128, "")?;
     let valuer = match evaluator {
         None => Valuer::Expectimax(eval_depth as u32),
@@ -349,12 +344,9 @@ fn _roll_luck<'py>(
             v
         }
     };
-    let specs = [parse_spec(&agents.0)?, parse_spec(&agents.1)?];
-    super::memory::check_batch_agents(&specs, threads, count)?;
-    let proto = new_game(variant, options)?;
     let run = || {
         crate::sim::luck::roll_luck(
-            &proto, &specs, &valuer, seed, start, count, threads, per_roll,
+            &b.proto, &b.specs, &valuer, b.seed, b.start, b.count, b.threads, per_roll,
         )
     };
     interrupt::detach_keeping(py, run, |(games, rolls)| {

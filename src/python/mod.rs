@@ -93,6 +93,49 @@ pub(crate) fn check_batch(count: u64) -> PyResult<()> {
     Ok(())
 }
 
+/// The checked start of a batch of games between two agent specs: the run's
+/// seed, first game, count and threads, at most [`MAX_BATCH`] games
+/// (`games_per_item` per counted item: 2 for pairs), the agents parsed with
+/// their search tables fitting in memory, and the game to start from.
+pub(crate) struct AgentBatch {
+    pub seed: u64,
+    pub start: u64,
+    pub count: u64,
+    pub threads: Option<usize>,
+    pub specs: [crate::agents::AgentSpec; 2],
+    pub proto: AnyGame,
+}
+
+impl AgentBatch {
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        variant: &str,
+        agents: &(Bound<'_, PyAny>, Bound<'_, PyAny>),
+        seed: args::Seed,
+        start: args::Start,
+        count: args::Count,
+        threads: Option<args::Threads>,
+        games_per_item: u64,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<AgentBatch> {
+        let (count, threads) = (count.0, args::threads(threads));
+        check_batch(count.saturating_mul(games_per_item))?;
+        let specs = [
+            agents::parse_spec(&agents.0)?,
+            agents::parse_spec(&agents.1)?,
+        ];
+        memory::check_batch_agents(&specs, threads, count)?;
+        Ok(AgentBatch {
+            seed: seed.0,
+            start: start.0,
+            count,
+            threads,
+            specs,
+            proto: new_game(variant, options)?,
+        })
+    }
+}
+
 /// A game state of any variant (OpenSpiel-style API).
 #[pyclass(module = "dicechess._core", name = "State")]
 #[derive(Clone)]

@@ -3,24 +3,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::agents::parse_spec;
-use super::{check_batch, interrupt, new_game, records_to_dict};
-use crate::agents::AgentSpec;
-use crate::variants::AnyGame;
-
-/// The checked arguments of a pair run: the two agents' specs and the start.
-fn pair_run(
-    variant: &str,
-    agents: &(Bound<'_, PyAny>, Bound<'_, PyAny>),
-    count: u64,
-    threads: Option<usize>,
-    options: Option<&Bound<'_, PyDict>>,
-) -> PyResult<([AgentSpec; 2], AnyGame)> {
-    check_batch(count.saturating_mul(2))?;
-    let specs = [parse_spec(&agents.0)?, parse_spec(&agents.1)?];
-    super::memory::check_batch_agents(&specs, threads, count)?;
-    Ok((specs, new_game(variant, options)?))
-}
+use super::{interrupt, records_to_dict, AgentBatch};
 
 /// Plays pairs `start .. start+count` of a run seeded with `seed` between
 /// agents A and B on common dice (game 0 of a pair: A is player 0; game 1:
@@ -44,18 +27,16 @@ fn _paired_playouts<'py>(
     opening_plies: super::args::OpeningPlies,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (seed, start, count, opening_plies) = (seed.0, start.0, count.0, opening_plies.0);
-    let threads = super::args::threads(threads);
-    let (specs, proto) = pair_run(variant, &agents, count, threads, options)?;
+    let b = AgentBatch::new(variant, &agents, seed, start, count, threads, 2, options)?;
     let run = || {
         crate::sim::paired::paired_playouts(
-            &proto,
-            &specs,
-            seed,
-            start,
-            count,
-            opening_plies,
-            threads,
+            &b.proto,
+            &b.specs,
+            b.seed,
+            b.start,
+            b.count,
+            opening_plies.0,
+            b.threads,
         )
     };
     interrupt::detach_keeping(py, run, |pairs| pairs_dict(py, &pairs))
@@ -94,18 +75,16 @@ fn _recorded_pairs<'py>(
     opening_plies: super::args::OpeningPlies,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<[Vec<u32>; 2]>> {
-    let (seed, start, count, opening_plies) = (seed.0, start.0, count.0, opening_plies.0);
-    let threads = super::args::threads(threads);
-    let (specs, proto) = pair_run(variant, &agents, count, threads, options)?;
+    let b = AgentBatch::new(variant, &agents, seed, start, count, threads, 2, options)?;
     interrupt::detach(py, || {
         crate::sim::recorded::recorded_pairs(
-            &proto,
-            &specs,
-            seed,
-            start,
-            count,
-            opening_plies,
-            threads,
+            &b.proto,
+            &b.specs,
+            b.seed,
+            b.start,
+            b.count,
+            opening_plies.0,
+            b.threads,
         )
     })
 }

@@ -242,16 +242,11 @@ fn _recorded_playouts<'py>(
     threads: Option<super::args::Threads>,
     options: Option<&Bound<'_, pyo3::types::PyDict>>,
 ) -> PyResult<Vec<Vec<u32>>> {
-    let (seed, start, count, threads) = (seed.0, start.0, count.0, super::args::threads(threads));
-    super::check_batch(count)?;
-    let specs = [
-        super::agents::parse_spec(&agents.0)?,
-        super::agents::parse_spec(&agents.1)?,
-    ];
-    super::memory::check_batch_agents(&specs, threads, count)?;
-    let proto = super::new_game(variant, options)?;
+    let b = super::AgentBatch::new(variant, &agents, seed, start, count, threads, 1, options)?;
     super::interrupt::detach(py, || {
-        crate::sim::recorded::recorded_games(&proto, &specs, seed, start, count, threads)
+        crate::sim::recorded::recorded_games(
+            &b.proto, &b.specs, b.seed, b.start, b.count, b.threads,
+        )
     })
 }
 
