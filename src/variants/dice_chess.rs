@@ -96,8 +96,6 @@ pub struct DiceChess {
     roll: Option<[u8; 2]>,
     /// Whether the side to move attacks the enemy king (set at turn start).
     standing: bool,
-    /// Forced passes so far (bounded by `max_plies`).
-    passes: u32,
     /// Options fixed for the game: shared by clones (a search clones the
     /// state at every node).
     die_faces: Arc<str>,
@@ -150,22 +148,26 @@ impl DiceChess {
             phase: Phase::Chance,
             roll: None,
             standing: false,
-            passes: 0,
             die_faces: die_faces.into(),
             table: table.into(),
             start_fen: fen.into(),
             progress: Progress::new(max_plies),
             legal: LegalCache::default(),
         };
-        g.progress.record(g.pos.repetition_key(), true);
-        if g.pos.fifty_moves() {
-            g.finish(Termination::FiftyMoves, None);
-        } else if g.pos.insufficient_material() {
-            g.finish(Termination::InsufficientMaterial, None);
-        } else {
-            g.start_turn();
-            if let (Some(id), Phase::Chance) = (roll, g.phase) {
-                g.apply_outcome(id);
+        // A check left standing lets the side to move capture the king
+        // with a rolled piece: that is a move whatever the board says.
+        let pos = &g.pos;
+        let has_move = || standing_check(pos) || pos.has_legal_move();
+        match g
+            .progress
+            .start(pos, pos.repetition_key(), Endings::CHESS, has_move)
+        {
+            Some((t, winner)) => g.finish(t, winner),
+            None => {
+                g.start_turn();
+                if let (Some(id), Phase::Chance) = (roll, g.phase) {
+                    g.apply_outcome(id);
+                }
             }
         }
         Ok(g)
@@ -249,8 +251,7 @@ impl DiceChess {
 
     /// A forced pass: the turn goes to the opponent (no key, no clock).
     fn pass_turn(&mut self) {
-        self.passes += 1;
-        if self.passes >= self.progress.max_plies {
+        if self.progress.forced_pass(PassBound::InAll) {
             self.finish(Termination::MaxPlies, None);
             return;
         }
@@ -307,7 +308,7 @@ impl Game for DiceChess {
         }
     }
     fn play(&mut self, mv: Move) {
-        self.progress.plies += 1;
+        self.progress.decided();
         self.roll = None;
         let mover = self.pos.turn();
         if self.pos.king(mover.other()) == Some(mv.to()) {
@@ -317,27 +318,20 @@ impl Game for DiceChess {
         }
         self.pos.play(mv);
         let irreversible = self.pos.halfmove_clock() == 0;
-        self.progress
-            .record(self.pos.repetition_key(), irreversible);
-        // The mover's king is safe after a legal move: no check stands.
+        // The mover's king is safe after a legal move: no check stands, so
+        // the board's legal moves decide mate and stalemate.
         let pos = &self.pos;
-        if !pos.has_legal_move() {
-            if pos.is_check() {
-                self.finish(Termination::Checkmate, Some(mover));
-            } else {
-                self.finish(Termination::Stalemate, None);
+        let key = pos.repetition_key();
+        match self
+            .progress
+            .after_move(pos, key, irreversible, Endings::CHESS, || {
+                pos.has_legal_move()
+            }) {
+            Some((t, winner)) => self.finish(t, winner),
+            None => {
+                self.standing = false;
+                self.phase = Phase::Chance;
             }
-        } else if self.progress.rep_count >= 3 {
-            self.finish(Termination::ThreefoldRepetition, None);
-        } else if pos.fifty_moves() {
-            self.finish(Termination::FiftyMoves, None);
-        } else if pos.insufficient_material() {
-            self.finish(Termination::InsufficientMaterial, None);
-        } else if self.progress.plies >= self.progress.max_plies {
-            self.finish(Termination::MaxPlies, None);
-        } else {
-            self.standing = false;
-            self.phase = Phase::Chance;
         }
     }
     fn chance_outcomes(&self, out: &mut Outcomes) {

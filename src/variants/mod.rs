@@ -38,12 +38,14 @@ mod king_capture;
 mod legal_cache;
 pub mod luck;
 pub mod orthodox;
+mod progress;
 pub mod registry;
 pub mod snapshot;
 
 pub use chance_table::ChanceTable;
 pub use common::*;
 pub use endings::{by_color_index, no_move_ending, orthodox_ending, ColorResult, Endings};
+pub use progress::{PassBound, Progress, RepetitionTable};
 pub use registry::VariantRow;
 
 use crate::board::{Color, Move, MoveList, Position, RoleSet};

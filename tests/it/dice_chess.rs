@@ -166,6 +166,18 @@ fn checkmate_and_stalemate_whatever_the_dice() {
     assert_eq!(g.termination(), Some(Termination::Stalemate));
 }
 
+/// A start position's endings follow docs/rules.md §0's order, as a
+/// move's do: checkmate and stalemate before fifty moves and insufficient
+/// material.
+#[test]
+fn a_start_position_ends_in_the_rule_book_order() {
+    let g = game("7k/6Q1/6K1/8/8/8/8/8 b - - 100 80");
+    assert_eq!(g.termination(), Some(Termination::Checkmate));
+    assert_eq!(g.winner(), Some(0));
+    let g = game("7k/5B2/6K1/8/8/8/8/8 b - - 0 1");
+    assert_eq!(g.termination(), Some(Termination::Stalemate));
+}
+
 #[test]
 fn draws_as_in_chess() {
     let mut g = game("8/8/4k3/8/8/2K5/8/R7 w - - 99 80");
