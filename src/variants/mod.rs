@@ -31,6 +31,7 @@ mod base;
 mod chance_table;
 mod common;
 mod dice;
+mod dice_rules;
 pub mod endings;
 pub mod identity;
 mod key_list;
@@ -46,7 +47,7 @@ pub use chance_table::ChanceTable;
 pub use common::*;
 pub use endings::{by_color_index, no_move_ending, orthodox_ending, ColorResult, Endings};
 pub use progress::{PassBound, Progress, RepetitionTable};
-pub use registry::VariantRow;
+pub use registry::{VariantRow, RELATIVES};
 
 use crate::board::{Color, Move, MoveList, Position, RoleSet};
 use crate::encode::ActionLayout;

@@ -7,7 +7,8 @@ use dicechess::variants::{api, Game, Node, Options, Outcomes, Termination};
 use crate::dice_play;
 use dice_play::{mv, random_games, roll, sans};
 
-fn game_with(fen: &str, extra: &[(&str, serde_json::Value)]) -> DiceChess {
+/// A game from `fen` with `extra` options (also the dice rule set's tests').
+pub(crate) fn game_with(fen: &str, extra: &[(&str, serde_json::Value)]) -> DiceChess {
     let mut o = Options::new();
     o.insert("fen".into(), fen.into());
     for (k, v) in extra {
