@@ -255,7 +255,7 @@ impl DiceChess {
     /// no clock), or with `no_move="reroll"` the same player rolls again.
     /// Both are turns without a decision, bounded by `max_plies`.
     fn pass_turn(&mut self) {
-        if self.progress.forced_pass(PassBound::InAll) {
+        if self.progress.forced_pass() {
             self.finish(Termination::MaxPlies, None);
         } else if self.rules.reroll {
             self.roll = None;
@@ -303,7 +303,7 @@ impl Game for DiceChess {
         }
     }
     fn play(&mut self, mv: Move) {
-        self.progress.decided();
+        self.progress.decided(PassBound::InAll);
         self.roll = None;
         let mover = self.pos.turn();
         if self.pos.king(mover.other()) == Some(mv.to()) {

@@ -341,7 +341,7 @@ impl Game for Fluky {
         };
         let may_roll = self.roll_possible(role, mv);
         let captured = self.pos.play(mv).is_some();
-        self.progress.decided();
+        self.progress.decided(PassBound::InAll);
         if role == Role::King {
             if mv.to() == self.goals[us as usize] {
                 self.progress

@@ -61,30 +61,35 @@ impl<R: OrthodoxRules> Orthodox<R> {
         g
     }
 
-    /// Plays `mv`, then the bookkeeping and the endings of docs/rules.md §0
-    /// ([`Progress::after_move`]); `has_move` is the test that the side to
-    /// move can move.
-    #[inline(always)]
-    fn advance(&mut self, mv: Move, has_move: impl FnOnce(&Position, &mut R::Legal) -> bool) {
-        self.pos.play(mv);
-        self.progress.decided();
-        // Captures and pawn moves can never be undone.
-        let irreversible = self.pos.halfmove_clock() == 0;
+    /// Checkmate, stalemate, threefold repetition, and the rule set's other
+    /// endings, in docs/rules.md §0 order.
+    fn update_result(&mut self) {
         let (pos, legal) = (&self.pos, &mut self.legal);
-        self.progress.result = self
-            .progress
-            .after_move(pos, pos.repetition_key(), irreversible, R::ENDINGS, || {
-                has_move(pos, legal)
-            })
+        self.progress.result = orthodox_ending(pos, &self.progress, R::ENDINGS, || legal.fill(pos))
             .map(by_color_index);
     }
 
-    /// Whether the side to move has a move, without keeping the move list
-    /// (the caller invalidates it): the cheapest test (the search cuts most
-    /// nodes before listing them).
-    #[inline(always)]
-    fn has_move_unlisted(pos: &Position, _: &mut R::Legal) -> bool {
-        pos.surely_has_legal_move() || pos.has_legal_move()
+    /// `update_result` without keeping the move list: the cheapest test
+    /// that a move exists.
+    fn update_result_unlisted(&mut self) {
+        self.legal.invalidate();
+        let pos = &self.pos;
+        self.progress.result = orthodox_ending(pos, &self.progress, R::ENDINGS, || {
+            pos.surely_has_legal_move() || pos.has_legal_move()
+        })
+        .map(by_color_index);
+    }
+
+    /// The position and history after `mv`, before the result update: the
+    /// two halves of [`Progress::after_move`], apart so that `search_play`
+    /// takes the cheaper update.
+    fn advance(&mut self, mv: Move) {
+        self.pos.play(mv);
+        self.progress.decided(PassBound::InAll);
+        // Captures and pawn moves can never be undone.
+        let irreversible = self.pos.halfmove_clock() == 0;
+        self.progress
+            .record(self.pos.repetition_key(), irreversible);
     }
 }
 
@@ -108,11 +113,12 @@ impl<R: OrthodoxRules> Game for Orthodox<R> {
         }
     }
     fn play(&mut self, mv: Move) {
-        self.advance(mv, |pos, legal| legal.fill(pos));
+        self.advance(mv);
+        self.update_result();
     }
     fn search_play(&mut self, mv: Move) {
-        self.legal.invalidate();
-        self.advance(mv, Self::has_move_unlisted);
+        self.advance(mv);
+        self.update_result_unlisted();
     }
     fn search_tactical_candidates(&self, out: &mut MoveList) {
         out.clear();
@@ -144,13 +150,7 @@ impl<R: OrthodoxRules> Game for Orthodox<R> {
         }
         let mut g = self.clone();
         g.pos.play_null();
-        g.legal.invalidate();
-        let (pos, legal) = (&g.pos, &mut g.legal);
-        // No key recorded, no ply counted: the search's pass, not a move.
-        g.progress.result = orthodox_ending(pos, &g.progress, R::ENDINGS, || {
-            Self::has_move_unlisted(pos, legal)
-        })
-        .map(by_color_index);
+        g.update_result_unlisted();
         Some(g)
     }
 }

@@ -91,7 +91,7 @@ fn one_die_passes_when_the_rolled_type_cannot_move() {
         "{}",
         g.fen()
     );
-    assert_eq!((g.plies(), g.progress().forced_passes()), (0, 1));
+    assert_eq!((g.plies(), g.progress().idle_turns), (0, 1));
     // With `no_move=reroll` the same player rolls again: same board, same side.
     let mut g = game_with(START, &[("dice", 1.into()), ("no_move", "reroll".into())]);
     roll(&mut g, "B");

@@ -45,12 +45,12 @@ fn forced_passes_in_a_row_only_count_between_decisions() {
     g.apply_outcome(5 * 7 + 4);
     g.apply_outcome(5 * 7 + 4);
     assert_eq!(g.node(), Node::Chance);
-    assert_eq!(g.progress().idle_turns(), 2);
+    assert_eq!(g.progress().idle_turns, 2);
     g.apply_outcome(7 + 1); // "NN": White's knights can move
     assert!(matches!(g.node(), Node::Decision(0)));
     let a = api::legal_actions(&g)[0];
     api::apply_action(&mut g, a).unwrap();
-    assert_eq!(g.progress().idle_turns(), 0);
+    assert_eq!(g.progress().idle_turns, 0);
     assert_eq!(g.termination(), None);
 }
 

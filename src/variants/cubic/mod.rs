@@ -247,7 +247,7 @@ impl Game for Cubic {
             let n = &mut self.stock[us][stock_index(r)];
             *n = n.saturating_add(1);
         }
-        self.progress.decided();
+        self.progress.decided(PassBound::InAll);
         // Captures, pawn moves and rotations (halfmove clock 0) can never be undone.
         let irreversible = self.pos.halfmove_clock() == 0;
         let key = self.repetition_key();

@@ -222,7 +222,7 @@ impl RandomMoveNumber {
     /// as truncated (the bound that ends even games whose throws are
     /// dictated, see [`Progress::forced_pass`]). Returns whether it ended.
     fn idle_turn_ends_game(&mut self) -> bool {
-        if self.progress.forced_pass(PassBound::InARow) {
+        if self.progress.forced_pass() {
             self.moves_left = 0;
             return true;
         }
@@ -332,7 +332,7 @@ impl Game for RandomMoveNumber {
     fn play(&mut self, mv: Move) {
         let mover = self.pos.turn();
         let mover_player = self.player_of(mover);
-        self.progress.decided();
+        self.progress.decided(PassBound::InARow);
         if self.pos.king(mover.other()) == Some(mv.to()) {
             self.pos.play(mv);
             self.moves_left = 0;

@@ -236,7 +236,7 @@ impl Vegas {
     /// A turn passes without a decision; `max_plies` such turns in a row
     /// end the game as truncated ([`Progress::forced_pass`]).
     fn forced_pass(&mut self) {
-        if self.progress.forced_pass(PassBound::InARow) {
+        if self.progress.forced_pass() {
             self.finish(Termination::MaxPlies, None);
         } else {
             self.pass_turn();
@@ -296,7 +296,7 @@ impl Game for Vegas {
         }
     }
     fn play(&mut self, mv: Move) {
-        self.progress.decided();
+        self.progress.decided(PassBound::InARow);
         self.roll = None;
         if mv.is_null() {
             if self.progress.plies >= self.progress.max_plies {
