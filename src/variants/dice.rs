@@ -41,7 +41,7 @@ pub const fn num_rolls(k: usize) -> usize {
     }
 }
 
-/// The rolls of `k` dice (k = 2 or 3), faces ascending, in id order.
+/// The rolls of `k` dice (k = 1 to 3), faces ascending, in id order.
 pub fn rolls(k: usize) -> Vec<Vec<u8>> {
     let mut v: Vec<Vec<u8>> = vec![vec![]];
     for _ in 0..k {
@@ -61,13 +61,15 @@ pub fn rolls(k: usize) -> Vec<Vec<u8>> {
 }
 
 /// The faces of roll `id` of `k` dice, ascending; unused slots are 6.
-/// Two and three dice read a table built at compile time: the decoding
+/// One to three dice read a table built at compile time: the decoding
 /// loops exit after a varying count, which mispredicts at every roll.
 #[inline]
 pub fn roll_faces(k: usize, id: Action) -> [u8; 3] {
+    const ONE: [[u8; 3]; 6] = roll_table::<6>(1);
     const TWO: [[u8; 3]; 21] = roll_table::<21>(2);
     const THREE: [[u8; 3]; 56] = roll_table::<56>(3);
     let table: &[[u8; 3]] = match k {
+        1 => &ONE,
         2 => &TWO,
         3 => &THREE,
         _ => &[],
@@ -201,7 +203,7 @@ pub fn outcome_table(k: usize, counts: &[u32; 6]) -> Outcomes {
     for r in rolls(k) {
         let mut ways: f64 = r.iter().map(|&f| counts[f as usize] as f64).product();
         // Orderings of the multiset: k! / prod(multiplicity!).
-        let mut orderings = if k == 3 { 6.0 } else { 2.0 };
+        let mut orderings = [1.0, 1.0, 2.0, 6.0][k.min(3)];
         let mut i = 0;
         while i < r.len() {
             let run = r[i..].iter().take_while(|&&f| f == r[i]).count();
@@ -237,7 +239,7 @@ mod tests {
 
     #[test]
     fn ids_names_and_probabilities() {
-        for k in [2, 3] {
+        for k in [1, 2, 3] {
             let all = rolls(k);
             assert_eq!(all.len(), num_rolls(k));
             for (i, r) in all.iter().enumerate() {
@@ -260,5 +262,10 @@ mod tests {
         assert_eq!(p3(roll_id(&[0, 0, 5])), 3.0 / 216.0);
         assert_eq!(p3(roll_id(&[2, 2, 2])), 1.0 / 216.0);
         assert_eq!(roll_name(&[0, 1, 5]), "PNK");
+        let one = outcome_table(1, &[1, 2, 0, 0, 0, 3]);
+        assert_eq!(
+            one.as_slice(),
+            &[(0, 1.0 / 6.0), (1, 2.0 / 6.0), (5, 3.0 / 6.0)]
+        );
     }
 }

@@ -12,6 +12,13 @@
 //! allows no move, in check or not, the turn passes by itself (no decision
 //! node).
 //!
+//! **The dice rule set** ([`DiceRules`], `src/variants/dice_rules.rs`) makes
+//! the relatives of this game options of it: `dice=1` (one die decides the
+//! piece type), `doubles="rolled"` (doubles allow only their type),
+//! `no_move="reroll"` (a roll without a move is rolled again by the same
+//! player instead of passing the turn), with `die_faces`. The defaults are
+//! the classic game above.
+//!
 //! **King capture.** A player who passed in check leaves the check standing:
 //! the opponent may then capture the king with an attacking piece of a
 //! rolled type (any attacker on doubles), even a pinned one; this wins at
@@ -22,26 +29,28 @@
 //! 21 unordered pairs, id = rank among the pairs in lexicographic face order
 //! ([`super::dice`]), named by their letters in face order (`PN`, `QQ`,
 //! `NK`); a pair has probability 2/36, doubles 1/36 (with custom
-//! `die_faces`, in proportion to the face counts).
+//! `die_faces`, in proportion to the face counts). One die: 6 outcomes,
+//! `P` to `K`, each 1/6.
 //!
 //! # Draws, plies and the bound on passes
 //!
 //! Threefold repetition (a key after every move, none after passes), the
 //! 50-move rule (passes do not count), insufficient material; `max_plies`
 //! (default 1000) counts moves. Forced passes are bounded too: the game is
-//! truncated (`max_plies`) when the forced passes reach `max_plies`, so every
-//! game ends whatever the dice (with random dice a pass run is short: doubles,
-//! probability at least 1/6, allow any legal move).
+//! truncated (`max_plies`) when the forced passes (or rerolls) reach
+//! `max_plies`, so every game ends whatever the dice (with random dice a pass
+//! run is short: doubles, probability at least 1/6, allow any legal move).
 //!
 //! # FEN extension
 //!
 //! One field after the six standard ones: the roll of the current turn
-//! (`-` at the chance node, or the outcome name such as `PN` while the
-//! player decides). Optional on input; a roll given is applied as if just
+//! (`-` at the chance node, or the outcome name such as `PN`, `N` with one
+//! die, while the player decides). Optional on input; a roll given is applied as if just
 //! rolled (so it may pass the turn). The side not to move may be in check
 //! (a check left standing).
 
 use super::dice::{self, FACE_NAMES};
+pub use super::dice_rules::DiceRules;
 use super::king_capture::{add_king_captures, standing_check};
 use super::legal_cache::LegalCache;
 use super::*;
@@ -92,12 +101,12 @@ enum Phase {
 pub struct DiceChess {
     pos: Position,
     phase: Phase,
-    /// Face indices of the current roll, ascending.
+    /// Face indices of the current roll, ascending (one die: `[f, 6]`).
     roll: Option<[u8; 2]>,
+    /// The dice rule set's options (number of dice, doubles, no move).
+    rules: DiceRules,
     /// Whether the side to move attacks the enemy king (set at turn start).
     standing: bool,
-    /// Forced passes so far (bounded by `max_plies`).
-    passes: u32,
     /// Options fixed for the game: shared by clones (a search clones the
     /// state at every node).
     die_faces: Arc<str>,
@@ -112,12 +121,15 @@ pub struct DiceChess {
 
 impl DiceChess {
     /// Options: `fen` (default the start position, optionally with the roll
-    /// field), `max_plies` (default 1000), `die_faces` (default `"PNBRQK"`).
+    /// field), `max_plies` (default 1000), `die_faces` (default `"PNBRQK"`),
+    /// and the dice rule set's `dice` (default 2), `doubles` (`"any"`) and
+    /// `no_move` (`"pass"`), see [`DiceRules`].
     pub fn new(options: &Options) -> Result<DiceChess, GameError> {
         let mut r = OptionReader::new(NAME, options);
         let fen = r.string("fen")?;
         let max_plies = r.int("max_plies", 1000, 1, 1_000_000)? as u32;
         let (die_faces, counts) = dice::read_die(NAME, r.string("die_faces")?)?;
+        let rules = DiceRules::read(&mut r)?;
         r.finish()?;
         let fen = fen.unwrap_or_else(|| START_FEN.to_string());
         let (pos, rest) = parse_fen(&fen, &FEN_RULES).map_err(GameError::new)?;
@@ -126,18 +138,10 @@ impl DiceChess {
                 "{NAME} FEN: both kings are in check, which cannot happen in a game"
             )));
         }
-        let table = dice::outcome_table(2, &counts);
+        let table = dice::outcome_table(rules.k(), &counts);
         let roll = match rest.as_slice() {
-            [] | ["-"] => None,
-            [t] => match dice::parse_roll(t, 2).map(|r| dice::roll_id(&r)) {
-                Some(id) if table.as_slice().iter().any(|x| x.0 == id) => Some(id),
-                _ => {
-                    return Err(GameError::new(format!(
-                        "{NAME} FEN roll field must be '-' or two faces of the dice \
-                         {die_faces:?} (e.g. 'PN', 'QQ'), got {t:?}"
-                    )))
-                }
-            },
+            [] => None,
+            [t] => rules.parse_roll_field(NAME, t, &die_faces, &counts)?,
             _ => {
                 return Err(GameError::new(format!(
                     "{NAME} FEN has at most one field after the standard six (the roll, e.g. \
@@ -149,23 +153,28 @@ impl DiceChess {
             pos,
             phase: Phase::Chance,
             roll: None,
+            rules,
             standing: false,
-            passes: 0,
             die_faces: die_faces.into(),
             table: table.into(),
             start_fen: fen.into(),
             progress: Progress::new(max_plies),
             legal: LegalCache::default(),
         };
-        g.progress.record(g.pos.repetition_key(), true);
-        if g.pos.fifty_moves() {
-            g.finish(Termination::FiftyMoves, None);
-        } else if g.pos.insufficient_material() {
-            g.finish(Termination::InsufficientMaterial, None);
-        } else {
-            g.start_turn();
-            if let (Some(id), Phase::Chance) = (roll, g.phase) {
-                g.apply_outcome(id);
+        // A check left standing lets the side to move capture the king
+        // with a rolled piece: that is a move whatever the board says.
+        let pos = &g.pos;
+        let has_move = || standing_check(pos) || pos.has_legal_move();
+        match g
+            .progress
+            .start(pos, pos.repetition_key(), Endings::CHESS, has_move)
+        {
+            Some((t, winner)) => g.finish(t, winner),
+            None => {
+                g.start_turn();
+                if let (Some(id), Phase::Chance) = (roll, g.phase) {
+                    g.apply_outcome(id);
+                }
             }
         }
         Ok(g)
@@ -182,20 +191,15 @@ impl DiceChess {
         &self.die_faces
     }
 
+    /// The dice rule set's options.
+    pub fn rules(&self) -> DiceRules {
+        self.rules
+    }
+
     fn finish(&mut self, t: Termination, winner: Option<Color>) {
         self.progress.result = Some((t, winner.map(|c| c as Player)));
         self.phase = Phase::Over;
         self.roll = None;
-    }
-
-    /// The roles a roll allows (doubles: every role).
-    #[inline(always)]
-    fn roll_roles(r: [u8; 2]) -> RoleSet {
-        if r[0] == r[1] {
-            RoleSet::ALL
-        } else {
-            dice::roles_of(&r)
-        }
     }
 
     /// Start of a turn, before the roll: chess checkmate or stalemate
@@ -247,26 +251,18 @@ impl DiceChess {
         }
     }
 
-    /// A forced pass: the turn goes to the opponent (no key, no clock).
+    /// A roll allowed no move: the turn passes to the opponent (no key,
+    /// no clock), or with `no_move="reroll"` the same player rolls again.
+    /// Both are turns without a decision, bounded by `max_plies`.
     fn pass_turn(&mut self) {
-        self.passes += 1;
-        if self.passes >= self.progress.max_plies {
+        if self.progress.forced_pass() {
             self.finish(Termination::MaxPlies, None);
-            return;
-        }
-        self.pos.play_null();
-        self.start_turn();
-    }
-
-    fn describe_roll(r: [u8; 2]) -> String {
-        let name = dice::roll_name(&r);
-        if r[0] == r[1] {
-            format!("the dice show {name} (doubles: any legal move)")
+        } else if self.rules.reroll {
+            self.roll = None;
+            self.phase = Phase::Chance;
         } else {
-            format!(
-                "the dice show {name} (only {} and {} moves are allowed)",
-                FACE_NAMES[r[0] as usize], FACE_NAMES[r[1] as usize]
-            )
+            self.pos.play_null();
+            self.start_turn();
         }
     }
 }
@@ -279,7 +275,7 @@ impl Game for DiceChess {
         // the same roles, such as all six doubles, lead to one state and the
         // search's chance nodes merge them); the rest (a check left
         // standing) follows from the board.
-        let roll = self.roll.map_or(0x100, |r| Self::roll_roles(r).0 as u64);
+        let roll = self.roll.map_or(0x100, |r| self.rules.roles(r).0 as u64);
         super::mix_key(self.pos.hash(), self.phase as u64 | roll << 8)
     }
     fn extras(&self) -> Extras {
@@ -302,12 +298,12 @@ impl Game for DiceChess {
         out.clear();
         if let (Phase::Rolled, Some(r)) = (self.phase, self.roll) {
             if !self.legal.copy_to(out) {
-                self.moves_of(Self::roll_roles(r), out);
+                self.moves_of(self.rules.roles(r), out);
             }
         }
     }
     fn play(&mut self, mv: Move) {
-        self.progress.plies += 1;
+        self.progress.decided(PassBound::InAll);
         self.roll = None;
         let mover = self.pos.turn();
         if self.pos.king(mover.other()) == Some(mv.to()) {
@@ -317,27 +313,20 @@ impl Game for DiceChess {
         }
         self.pos.play(mv);
         let irreversible = self.pos.halfmove_clock() == 0;
-        self.progress
-            .record(self.pos.repetition_key(), irreversible);
-        // The mover's king is safe after a legal move: no check stands.
+        // The mover's king is safe after a legal move: no check stands, so
+        // the board's legal moves decide mate and stalemate.
         let pos = &self.pos;
-        if !pos.has_legal_move() {
-            if pos.is_check() {
-                self.finish(Termination::Checkmate, Some(mover));
-            } else {
-                self.finish(Termination::Stalemate, None);
+        let key = pos.repetition_key();
+        match self
+            .progress
+            .after_move(pos, key, irreversible, Endings::CHESS, || {
+                pos.has_legal_move()
+            }) {
+            Some((t, winner)) => self.finish(t, winner),
+            None => {
+                self.standing = false;
+                self.phase = Phase::Chance;
             }
-        } else if self.progress.rep_count >= 3 {
-            self.finish(Termination::ThreefoldRepetition, None);
-        } else if pos.fifty_moves() {
-            self.finish(Termination::FiftyMoves, None);
-        } else if pos.insufficient_material() {
-            self.finish(Termination::InsufficientMaterial, None);
-        } else if self.progress.plies >= self.progress.max_plies {
-            self.finish(Termination::MaxPlies, None);
-        } else {
-            self.standing = false;
-            self.phase = Phase::Chance;
         }
     }
     fn chance_outcomes(&self, out: &mut Outcomes) {
@@ -348,9 +337,8 @@ impl Game for DiceChess {
         }
     }
     fn apply_outcome(&mut self, outcome: Action) {
-        let f = dice::roll_faces(2, outcome);
-        let r = [f[0], f[1]];
-        if self.fill_legal(Self::roll_roles(r)) {
+        let r = self.rules.roll(outcome);
+        if self.fill_legal(self.rules.roles(r)) {
             self.roll = Some(r);
             self.phase = Phase::Rolled;
         } else {
@@ -358,18 +346,17 @@ impl Game for DiceChess {
         }
     }
     fn search_roll_roles(&self, outcome: Action) -> Option<RoleSet> {
-        let f = dice::roll_faces(2, outcome);
-        Some(Self::roll_roles([f[0], f[1]]))
+        Some(self.rules.roles(self.rules.roll(outcome)))
     }
     fn outcome_name(&self, outcome: Action) -> String {
-        if (outcome as usize) < dice::num_rolls(2) {
-            dice::roll_name(&dice::roll_faces(2, outcome)[..2])
+        if (outcome as usize) < dice::num_rolls(self.rules.k()) {
+            dice::roll_name(self.rules.faces(&self.rules.roll(outcome)))
         } else {
             outcome.to_string()
         }
     }
     fn max_chance_outcomes(&self) -> usize {
-        dice::num_rolls(2)
+        dice::num_rolls(self.rules.k())
     }
     fn san(&self, mv: Move) -> String {
         let mut legal = MoveList::new();
@@ -395,10 +382,11 @@ impl Game for DiceChess {
         out[..EXTRA_PLANES.len() * n].fill(0.0);
         if let Some(r) = self.roll {
             let mut counts = [0u8; 6];
-            for f in r {
+            for &f in self.rules.faces(&r) {
                 counts[f as usize] += 1;
             }
-            dice::write_count_planes(&self.pos, out, 0, &counts, 2.0);
+            let scale = self.rules.dice as f32;
+            dice::write_count_planes(&self.pos, out, 0, &counts, scale);
         }
     }
     fn describe_state(&self) -> Vec<String> {
@@ -406,7 +394,7 @@ impl Game for DiceChess {
         let mut v = vec![match (self.phase, self.roll) {
             (Phase::Chance, _) => format!("dice: {side} to roll"),
             (Phase::Rolled, Some(r)) => {
-                format!("dice: {} — {}", dice::roll_name(&r), Self::describe_roll(r))
+                format!("dice: {} — {}", dice::roll_name(&r), self.rules.describe(r))
             }
             _ => "dice: none".into(),
         }];
@@ -414,6 +402,12 @@ impl Game for DiceChess {
             v.push("the enemy king was left in check: it may be captured".into());
         }
         v.push(format!("die faces: {}", self.die_faces));
+        if self.rules != DiceRules::CLASSIC {
+            let mut o = Options::new();
+            self.rules.write(&mut o);
+            let o: Vec<String> = o.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            v.push(format!("dice rules: {}", o.join(", ")));
+        }
         v
     }
     fn explain_disallowed(&self, mv: Move) -> Option<String> {
@@ -422,7 +416,7 @@ impl Game for DiceChess {
             return Some(format!(
                 "passing is not allowed: a turn passes by itself only when the roll allows \
                  no move; {}",
-                Self::describe_roll(r)
+                self.rules.describe(r)
             ));
         }
         let role = self.pos.role_at(mv.from())?;
@@ -434,7 +428,7 @@ impl Game for DiceChess {
                 FACE_NAMES[role.index()]
             ),
         };
-        Some(format!("{what}, but {}", Self::describe_roll(r)))
+        Some(format!("{what}, but {}", self.rules.describe(r)))
     }
     fn check_invariants(&self) -> Result<(), String> {
         let p = &self.pos;
@@ -471,6 +465,7 @@ impl Game for DiceChess {
         o.insert("fen".into(), (*self.start_fen).into());
         o.insert("max_plies".into(), self.progress.max_plies.into());
         o.insert("die_faces".into(), (*self.die_faces).into());
+        self.rules.write(&mut o);
         o
     }
 }

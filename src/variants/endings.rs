@@ -2,10 +2,12 @@
 //!
 //! After a move (or at setup) a chess-like variant first checks its own win
 //! (king reached start, king captured, six sixes: those come first in the
-//! precedence list), then asks [`orthodox_ending`] for the rest of the chain:
-//! checkmate, stalemate, threefold repetition, fifty moves, insufficient
-//! material, `max_plies`. A variant only says which of these endings its
-//! rules have ([`Endings`]) and whether the side to move can move.
+//! precedence list), then hands the position to its bookkeeping
+//! ([`super::Progress::after_move`], [`super::Progress::start`]), which asks
+//! [`orthodox_ending`] for the rest of the chain: checkmate, stalemate,
+//! threefold repetition, fifty moves, insufficient material, `max_plies`. A
+//! variant only says which of these endings its rules have ([`Endings`]) and
+//! whether the side to move can move.
 
 use super::{Player, Progress, Termination};
 use crate::board::{Color, Position};

@@ -209,12 +209,14 @@ impl Fluky {
     /// Records the repetition key after a move (and its roll) and decides
     /// whether the game is over.
     fn finish_move(&mut self, irreversible: bool) {
-        self.progress
-            .record(self.pos.repetition_key(), irreversible);
         let pos = &self.pos;
-        self.progress.result =
-            orthodox_ending(pos, &self.progress, Endings::SMALL, || pos.has_legal_move())
-                .map(by_color_index);
+        let key = pos.repetition_key();
+        self.progress.result = self
+            .progress
+            .after_move(pos, key, irreversible, Endings::SMALL, || {
+                pos.has_legal_move()
+            })
+            .map(by_color_index);
     }
 }
 
@@ -339,7 +341,7 @@ impl Game for Fluky {
         };
         let may_roll = self.roll_possible(role, mv);
         let captured = self.pos.play(mv).is_some();
-        self.progress.plies += 1;
+        self.progress.decided(PassBound::InAll);
         if role == Role::King {
             if mv.to() == self.goals[us as usize] {
                 self.progress

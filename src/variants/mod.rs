@@ -31,6 +31,7 @@ mod base;
 mod chance_table;
 mod common;
 mod dice;
+mod dice_rules;
 pub mod endings;
 pub mod identity;
 mod key_list;
@@ -38,13 +39,15 @@ mod king_capture;
 mod legal_cache;
 pub mod luck;
 pub mod orthodox;
+mod progress;
 pub mod registry;
 pub mod snapshot;
 
 pub use chance_table::ChanceTable;
 pub use common::*;
 pub use endings::{by_color_index, no_move_ending, orthodox_ending, ColorResult, Endings};
-pub use registry::VariantRow;
+pub use progress::{PassBound, Progress, RepetitionTable};
+pub use registry::{VariantRow, RELATIVES};
 
 use crate::board::{Color, Move, MoveList, Position, RoleSet};
 use crate::encode::ActionLayout;

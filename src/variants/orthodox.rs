@@ -53,8 +53,11 @@ impl<R: OrthodoxRules> Orthodox<R> {
             rules,
             legal: R::Legal::default(),
         };
-        g.progress.record(g.pos.repetition_key(), true);
-        g.update_result();
+        let (pos, legal) = (&g.pos, &mut g.legal);
+        g.progress.result = g
+            .progress
+            .start(pos, pos.repetition_key(), R::ENDINGS, || legal.fill(pos))
+            .map(by_color_index);
         g
     }
 
@@ -77,10 +80,12 @@ impl<R: OrthodoxRules> Orthodox<R> {
         .map(by_color_index);
     }
 
-    /// The position and history after `mv`, before the result update.
+    /// The position and history after `mv`, before the result update: the
+    /// two halves of [`Progress::after_move`], apart so that `search_play`
+    /// takes the cheaper update.
     fn advance(&mut self, mv: Move) {
         self.pos.play(mv);
-        self.progress.plies += 1;
+        self.progress.decided(PassBound::InAll);
         // Captures and pawn moves can never be undone.
         let irreversible = self.pos.halfmove_clock() == 0;
         self.progress

@@ -31,6 +31,16 @@
 //! New groups go at the end: the groups' order is the enums' order, and an
 //! arm's index is part of a state's serialised form (`State.key()`).
 
+/// Relatives of the variants that are rows of options, not rule sets of
+/// their own (`name:key=value,...`, as [`super::parse_variant_spec`] reads
+/// them): the shared suites play them beside [`super::VARIANTS`]. One die
+/// deciding the piece type is Dice Chess with `dice=1`.
+pub const RELATIVES: &[&str] = &[
+    "dice_chess:dice=1",
+    "dice_chess:dice=1,no_move=reroll",
+    "dice_chess:doubles=rolled,die_faces=PNBRQKK",
+];
+
 /// A registry row as data (the constructor aside): see the module docs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VariantRow {

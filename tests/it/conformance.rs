@@ -1,17 +1,23 @@
-//! The conformance suite every variant runs (every name in `VARIANTS`, so a
-//! new variant gets it for free): random games in which every state keeps
+//! The conformance suite every variant runs (every name in `VARIANTS`, and
+//! every relative in `RELATIVES` that is a row of options, so a new variant
+//! or relative gets it for free): random games in which every state keeps
 //! its invariants, chance outcomes form an exact distribution with names
 //! that parse back, every legal action's text parses back to it, the FEN
 //! and serialisation round-trip, and the game replays from its actions.
 
 use crate::common::{replay, walk_random_game};
-use dicechess::variants::{api, AnyGame, Game, Node, Options, Outcomes, VARIANTS};
+use dicechess::variants::{api, AnyGame, Game, Node, Options, Outcomes, RELATIVES, VARIANTS};
 use dicechess::with_game;
 
 /// Games per variant, and the maximum plies of each (short games reach
 /// many openings; the variants' own tests play long games).
 const GAMES: u64 = 12;
 const MAX_PLIES: i64 = 120;
+
+/// Every variant, then every relative (a variant spec with options).
+fn specs() -> impl Iterator<Item = &'static str> {
+    VARIANTS.iter().chain(RELATIVES).copied()
+}
 
 fn proto(variant: &str) -> AnyGame {
     let mut o = Options::new();
@@ -75,7 +81,7 @@ fn check_fen_round_trip<G: Game>(g: &G) {
 
 #[test]
 fn every_variant_conforms() {
-    for &variant in VARIANTS {
+    for variant in specs() {
         let start = proto(variant);
         let mut decisions = 0u64;
         for i in 0..GAMES {
@@ -120,7 +126,7 @@ fn every_variant_conforms() {
 
 #[test]
 fn every_variant_serialises_and_plays_on_the_same() {
-    for &variant in VARIANTS {
+    for variant in specs() {
         let mut g = proto(variant);
         // Part of a game, then a round trip through both formats.
         let actions = with_game!(&mut g, x => walk_random_game(x, 3, 0, |_, _| {}));

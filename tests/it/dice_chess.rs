@@ -7,7 +7,8 @@ use dicechess::variants::{api, Game, Node, Options, Outcomes, Termination};
 use crate::dice_play;
 use dice_play::{mv, random_games, roll, sans};
 
-fn game_with(fen: &str, extra: &[(&str, serde_json::Value)]) -> DiceChess {
+/// A game from `fen` with `extra` options (also the dice rule set's tests').
+pub(crate) fn game_with(fen: &str, extra: &[(&str, serde_json::Value)]) -> DiceChess {
     let mut o = Options::new();
     o.insert("fen".into(), fen.into());
     for (k, v) in extra {
@@ -163,6 +164,18 @@ fn checkmate_and_stalemate_whatever_the_dice() {
     mv(&mut g, "Qh4#");
     assert_eq!(g.termination(), Some(Termination::Checkmate));
     let g = game("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    assert_eq!(g.termination(), Some(Termination::Stalemate));
+}
+
+/// A start position's endings follow docs/rules.md §0's order, as a
+/// move's do: checkmate and stalemate before fifty moves and insufficient
+/// material.
+#[test]
+fn a_start_position_ends_in_the_rule_book_order() {
+    let g = game("7k/6Q1/6K1/8/8/8/8/8 b - - 100 80");
+    assert_eq!(g.termination(), Some(Termination::Checkmate));
+    assert_eq!(g.winner(), Some(0));
+    let g = game("7k/5B2/6K1/8/8/8/8/8 b - - 0 1");
     assert_eq!(g.termination(), Some(Termination::Stalemate));
 }
 

@@ -12,6 +12,7 @@ mod dice_chess;
 mod dice_chess3;
 mod dice_chess3_sampling;
 mod dice_play;
+mod dice_rules;
 mod episode;
 mod fen_fuzz;
 mod fluky;

@@ -11,6 +11,11 @@ with no legal chess move (and no king to capture) is checkmated if in check,
 stalemated otherwise.  Draws: threefold repetition, 50 moves, insufficient
 material.  ``max_plies`` counts moves; forced passes are capped at
 ``max_plies`` as well (truncation).
+
+The dice rule set's options: ``dice`` (1 or 2 dice), ``doubles`` (``any``:
+doubles allow any legal move; ``rolled``: only their type), ``no_move``
+(``pass`` the turn, or ``reroll``: the same player rolls again, the board
+untouched; rerolls count against the same cap as passes).
 """
 
 from collections import Counter
@@ -51,15 +56,29 @@ class DiceRef(RefGame):
 
 
 class DiceChessRef(DiceRef):
-    def __init__(self, fen=chess.STARTING_FEN, max_plies=1000, die_faces="PNBRQK"):
+    def __init__(
+        self,
+        fen=chess.STARTING_FEN,
+        max_plies=1000,
+        die_faces="PNBRQK",
+        dice=2,
+        doubles="any",
+        no_move="pass",
+    ):
         self.max_plies = max_plies
+        self.doubles_any = doubles == "any"
+        self.reroll = no_move == "reroll"
         counts = Counter(die_faces)
         n = len(die_faces)
         probs = Counter()
-        for a, b in combinations_with_replacement(FACES, 2):
-            ways = counts[a] * counts[b] * (1 if a == b else 2)
+        for roll in combinations_with_replacement(FACES, dice):
+            ways = 1
+            for f in roll:
+                ways *= counts[f]
+            if dice == 2 and roll[0] != roll[1]:
+                ways *= 2
             if ways:
-                probs[a + b] += Fraction(ways, n * n)
+                probs["".join(roll)] += Fraction(ways, n**dice)
         self._outcomes = dict(probs)
         self.board = chess.Board(fen)
         self.plies = 0
@@ -68,7 +87,10 @@ class DiceChessRef(DiceRef):
         self._dice = None
         self._record_key()
         b = self.board
-        if b.halfmove_clock >= 100:
+        # docs/rules.md section 0's order: no move (mate, stalemate) first.
+        if not self._enemy_king_attacked() and not any(b.legal_moves):
+            self._start_turn()
+        elif b.halfmove_clock >= 100:
             self._end("fifty_moves")
         elif b.is_insufficient_material():
             self._end("insufficient_material")
@@ -101,9 +123,12 @@ class DiceChessRef(DiceRef):
             return
         self._node = "chance"
 
+    def _doubles(self, name):
+        return self.doubles_any and len(name) == 2 and name[0] == name[1]
+
     def _allowed(self, name):
         b = self.board
-        doubles = name[0] == name[1]
+        doubles = self._doubles(name)
         allowed = set()
         for m in b.legal_moves:
             letter = piece_letter(b, m.from_square)
@@ -144,6 +169,8 @@ class DiceChessRef(DiceRef):
             if self.passes >= self.max_plies:
                 self._end("max_plies")
                 return
+            if self.reroll:
+                return  # the same player rolls again
             b = self.board
             if b.turn == chess.BLACK:
                 b.fullmove_number += 1
@@ -151,7 +178,7 @@ class DiceChessRef(DiceRef):
             b.ep_square = None
             self._start_turn()
             return
-        if name[0] == name[1]:
+        if self._doubles(name):
             self.events["doubles"] += 1
         self._dice = name
         self._node = "decision"
@@ -172,9 +199,8 @@ class DiceChessRef(DiceRef):
             return
         if b.is_castling(move):
             self.events["castling"] += 1
-            if "K" not in self._dice_used and self._dice_used != "RR":
-                if self._dice_used[0] != self._dice_used[1]:
-                    self.events["castling_with_rook"] += 1
+            if "K" not in self._dice_used and not self._doubles(self._dice_used):
+                self.events["castling_with_rook"] += 1
         if b.is_en_passant(move):
             self.events["en_passant"] += 1
         if move.promotion:

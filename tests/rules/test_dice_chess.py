@@ -1,6 +1,7 @@
 """Two- and three-dice Dice Chess (docs/rules.md sections 9 and 10) through the
 Python API: State, rendering, Gymnasium and PettingZoo specifics."""
 
+import io
 import pickle
 import xml.etree.ElementTree as ET
 
@@ -111,3 +112,48 @@ def test_pettingzoo_same_agent_acts_several_times_in_a_three_dice_turn():
         mask = obs["action_mask"]
         e.step(int(mask.nonzero()[0][0]))
     assert any(a == b for a, b in zip(agents, agents[1:]))
+
+
+def test_one_die_is_dice_chess_with_an_option() -> None:
+    """One die deciding the piece type: ``dice=1`` (docs/rules.md section 9),
+    through State, FEN, pickle and both record formats."""
+    from dicechess import records
+
+    s = dc.State("dice_chess", dice=1)
+    assert s.max_chance_outcomes() == 6
+    outs = {s.action_to_string(a): p for a, p in s.chance_outcomes()}
+    assert outs == {f: pytest.approx(1 / 6) for f in "PNBRQK"}
+    s.apply_san("N")
+    assert s.dice == "N" and s.fen().endswith(" N")
+    assert legal_sans(s) == ["Na3", "Nc3", "Nf3", "Nh3"]
+    with pytest.raises(ValueError, match=r"the die shows N \(only knight moves"):
+        s.apply_san("e4")
+    opts = s.options
+    assert (opts["dice"], opts["doubles"], opts["no_move"]) == (1, "any", "pass")
+    again = dc.State("dice_chess", **{**opts, "fen": s.fen()})
+    assert again.fen() == s.fen() and legal_sans(again) == legal_sans(s)
+    assert pickle.loads(pickle.dumps(s)) == s
+    s.apply_san("Nf3")
+    s.apply_san("B")  # Black's bishops cannot move: the turn passes
+    assert s.is_chance_node() and " w " in s.fen()
+    (back,) = records.read_pgn(records.to_pgn(s))
+    assert back.state() == s and back.options["dice"] == 1
+    buf = io.StringIO()
+    records.write_jsonl([s], buf)
+    (line,) = records.read_jsonl(io.StringIO(buf.getvalue()))
+    assert line.state() == s and line.options == s.options
+    assert dc.State("dice_chess:dice=1,no_move=reroll").options["no_move"] == "reroll"
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"dice": 3}, "dice must be an integer from 1 to 2"),
+        ({"doubles": "some"}, r'doubles must be one of "any", "rolled"'),
+        ({"no_move": "skip"}, r'no_move must be one of "pass", "reroll"'),
+        ({"dice": 1, "fen": "8/8/8/8/8/8/8/K6k w - - 0 1 PN"}, "one face of the die"),
+    ],
+)
+def test_dice_rule_options_are_checked(options: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        dc.State("dice_chess", **options)

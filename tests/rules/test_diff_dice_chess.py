@@ -36,6 +36,11 @@ SPECIAL = [
     # Custom dice.
     dict(die_faces="PPNNBK"),
     dict(die_faces="QK"),
+    # The dice rule set's options.
+    dict(dice=1),
+    dict(dice=1, no_move="reroll", fen="4r2k/8/8/8/8/8/8/N3K3 w - - 0 1"),
+    dict(doubles="rolled", die_faces="PNBRQKK"),
+    dict(doubles="rolled", no_move="reroll", fen=harness.CASTLING_FEN),
 ]
 
 EVENTS = [

@@ -129,8 +129,12 @@ impl Cubic {
             start_fen: start_fen.into(),
             progress: Progress::new(max_plies),
         };
-        g.progress.record(g.repetition_key(), true);
-        g.update_result();
+        let key = g.repetition_key();
+        let (pos, stock) = (&g.pos, &g.stock);
+        g.progress.result = g
+            .progress
+            .start(pos, key, Endings::CHESS, || has_move(pos, stock))
+            .map(by_color_index);
         g
     }
 
@@ -183,18 +187,22 @@ impl Cubic {
     /// Whether the side to move holds anything to rotate into and has a pawn.
     #[inline(always)]
     fn can_rotate(&self) -> bool {
-        let us = self.pos.turn();
-        self.stock[us as usize] != [0; 4] && self.pos.pieces(us, Role::Pawn).any()
+        can_rotate(&self.pos, &self.stock)
     }
+}
 
-    fn update_result(&mut self) {
-        let pos = &self.pos;
-        // A side that can only rotate is not stalemated (a ruling); a
-        // rotation cannot answer a check.
-        let has_move = || pos.has_legal_move() || (!pos.is_check() && self.can_rotate());
-        self.progress.result =
-            orthodox_ending(pos, &self.progress, Endings::CHESS, has_move).map(by_color_index);
-    }
+/// Whether the side to move holds anything to rotate into and has a pawn.
+#[inline(always)]
+fn can_rotate(pos: &Position, stock: &[[u8; 4]; 2]) -> bool {
+    let us = pos.turn();
+    stock[us as usize] != [0; 4] && pos.pieces(us, Role::Pawn).any()
+}
+
+/// Whether the side to move has a decision: a side that can only rotate is
+/// not stalemated (a ruling); a rotation cannot answer a check.
+#[inline(always)]
+fn has_move(pos: &Position, stock: &[[u8; 4]; 2]) -> bool {
+    pos.has_legal_move() || (!pos.is_check() && can_rotate(pos, stock))
 }
 
 const NO_PROMOTION: &str = "Cubic Chess has no promotion: a pawn on the last rank stays a pawn \
@@ -239,11 +247,17 @@ impl Game for Cubic {
             let n = &mut self.stock[us][stock_index(r)];
             *n = n.saturating_add(1);
         }
-        self.progress.plies += 1;
+        self.progress.decided(PassBound::InAll);
         // Captures, pawn moves and rotations (halfmove clock 0) can never be undone.
         let irreversible = self.pos.halfmove_clock() == 0;
-        self.progress.record(self.repetition_key(), irreversible);
-        self.update_result();
+        let key = self.repetition_key();
+        let (pos, stock) = (&self.pos, &self.stock);
+        self.progress.result = self
+            .progress
+            .after_move(pos, key, irreversible, Endings::CHESS, || {
+                has_move(pos, stock)
+            })
+            .map(by_color_index);
     }
     fn san(&self, mv: Move) -> String {
         // Rotations are illegal in check, so `#` = no board move after a check.

@@ -330,7 +330,7 @@ impl Game for CubicCheckers {
             .take()
             .map_or_else(|| self.max_capture(), u32::from);
         self.next.invalidate();
-        self.progress.plies += 1;
+        self.progress.decided(PassBound::InAll);
         let over = between(from, to) & self.pos.occupied();
         if over.is_empty() {
             if self.pos.role_at(from) == Some(Role::Rook) {

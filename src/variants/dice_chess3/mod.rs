@@ -347,7 +347,7 @@ impl Game for DiceChess3 {
     }
     fn play(&mut self, mv: Move) {
         self.first.invalidate();
-        self.progress.plies += 1;
+        self.progress.decided(PassBound::InAll);
         let us = self.pos.turn();
         let face = turn::face_of(&self.pos, mv);
         let king_capture = turn::captures_king(&self.pos, mv);

@@ -50,13 +50,14 @@ impl RandomMoveNumber {
         if !rest.is_empty() {
             g.read_turn_state(&rest)?;
         }
-        g.progress.record(g.pos.repetition_key(), true);
-        // Positions that are over already.
-        if matches!(g.phase, Phase::Throw | Phase::Move) && !g.has_variant_move() {
+        // Positions that are over already; the move test is the variant's
+        // own (king captures count).
+        let key = g.pos.repetition_key();
+        let no_move = matches!(g.phase, Phase::Throw | Phase::Move) && !g.has_variant_move();
+        let end = g.progress.start(&g.pos, key, Endings::CHESS, || true);
+        if no_move {
             g.end_without_moves();
         } else {
-            // The move test was the variant's own (king captures count).
-            let end = orthodox_ending(&g.pos, &g.progress, Endings::CHESS, || true);
             g.progress.result = end.map(|r| g.by_player(r));
         }
         Ok(g)

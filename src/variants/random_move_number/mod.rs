@@ -220,10 +220,9 @@ impl RandomMoveNumber {
     /// Counts a turn that passed without a decision (a tie for colours, a
     /// forfeit, a switch); after `max_plies` of them in a row the game ends
     /// as truncated (the bound that ends even games whose throws are
-    /// dictated, see [`Progress::idle_turn`]). Returns whether it ended.
+    /// dictated, see [`Progress::forced_pass`]). Returns whether it ended.
     fn idle_turn_ends_game(&mut self) -> bool {
-        if self.progress.idle_turn() {
-            self.progress.result = Some((Termination::MaxPlies, None));
+        if self.progress.forced_pass() {
             self.moves_left = 0;
             return true;
         }
@@ -333,7 +332,7 @@ impl Game for RandomMoveNumber {
     fn play(&mut self, mv: Move) {
         let mover = self.pos.turn();
         let mover_player = self.player_of(mover);
-        self.progress.decided();
+        self.progress.decided(PassBound::InARow);
         if self.pos.king(mover.other()) == Some(mv.to()) {
             self.pos.play(mv);
             self.moves_left = 0;
@@ -352,12 +351,16 @@ impl Game for RandomMoveNumber {
             self.pos.set_turn(mover);
             self.pos.clear_ep();
         }
-        self.progress
-            .record(self.pos.repetition_key(), irreversible);
         // After a legal non-capturing-the-king move the mover's king is safe,
         // so orthodox legality decides whether the side to move can move.
         let pos = &self.pos;
-        let end = orthodox_ending(pos, &self.progress, Endings::CHESS, || pos.has_legal_move());
+        let end = self.progress.after_move(
+            pos,
+            pos.repetition_key(),
+            irreversible,
+            Endings::CHESS,
+            || pos.has_legal_move(),
+        );
         self.progress.result = end.map(|r| self.by_player(r));
         if self.progress.result.is_some() {
             self.moves_left = 0;

@@ -115,11 +115,12 @@ impl Vegas {
             start_fen: fen.into(),
             progress: Progress::new(max_plies),
         };
-        g.progress.record(g.pos.repetition_key(), true);
         let pos = &g.pos;
-        let end = orthodox_ending(pos, &g.progress, Endings::NO_STALEMATE, || {
-            pos.has_legal_move()
-        });
+        let end = g
+            .progress
+            .start(pos, pos.repetition_key(), Endings::NO_STALEMATE, || {
+                pos.has_legal_move()
+            });
         if let Some(e) = end {
             g.finish(e.0, e.1);
         } else {

@@ -234,9 +234,9 @@ impl Vegas {
     }
 
     /// A turn passes without a decision; `max_plies` such turns in a row
-    /// end the game as truncated ([`Progress::idle_turn`]).
+    /// end the game as truncated ([`Progress::forced_pass`]).
     fn forced_pass(&mut self) {
-        if self.progress.idle_turn() {
+        if self.progress.forced_pass() {
             self.finish(Termination::MaxPlies, None);
         } else {
             self.pass_turn();
@@ -296,7 +296,7 @@ impl Game for Vegas {
         }
     }
     fn play(&mut self, mv: Move) {
-        self.progress.decided();
+        self.progress.decided(PassBound::InARow);
         self.roll = None;
         if mv.is_null() {
             if self.progress.plies >= self.progress.max_plies {
@@ -311,12 +311,13 @@ impl Game for Vegas {
         self.pos.play(mv);
         self.free = mover_was_in_check;
         let irreversible = self.pos.halfmove_clock() == 0;
-        self.progress
-            .record(self.pos.repetition_key(), irreversible);
         let pos = &self.pos;
-        match orthodox_ending(pos, &self.progress, Endings::NO_STALEMATE, || {
-            pos.has_legal_move()
-        }) {
+        let key = pos.repetition_key();
+        match self
+            .progress
+            .after_move(pos, key, irreversible, Endings::NO_STALEMATE, || {
+                pos.has_legal_move()
+            }) {
             Some((t, winner)) => self.finish(t, winner),
             None => self.start_turn(),
         }
