@@ -10,6 +10,7 @@ from typing_extensions import Self
 __all__ = [
     "__version__",
     "CHANCE",
+    "RELATIVES",
     "TERMINAL",
     "TERMINATIONS",
     "MAX_BATCH",
@@ -50,6 +51,9 @@ CHANCE: int
 """``current_player()`` at chance nodes (-1)."""
 TERMINAL: int
 """``current_player()`` at terminal states (-4)."""
+RELATIVES: list[str]
+"""Relatives of a registered variant written as its rule options
+(``"dice_chess:dice=1"``): played by the conformance suites, no registry row."""
 TERMINATIONS: list[str]
 """Termination reason names; a reason's code is its index."""
 MAX_BATCH: int

@@ -580,6 +580,7 @@ fn _random_playouts<'py>(
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("CHANCE", -1)?;
+    m.add("RELATIVES", crate::variants::RELATIVES.to_vec())?;
     m.add("TERMINAL", -4)?;
     m.add("MAX_BATCH", MAX_BATCH)?;
     m.add("MAX_THREADS", MAX_THREADS)?;

@@ -94,3 +94,31 @@ def test_readme_table_row(variant):
     board, chance = rows[variant]
     assert board == f"{v.board_size}x{v.board_size}"
     assert (chance != "none") == v.chance
+
+
+@pytest.mark.parametrize("spec", dc._core.RELATIVES)
+def test_relatives_play_through_python_like_their_base(spec):
+    """A relative (its base's rule options, no row of its own) has the base's
+    observation and actions, renders, plays through the batch runner and the
+    gym env, and reads back its FEN and pickle with its options."""
+    import pickle
+
+    base, opts = spec.split(":", 1)
+    v = INFO[base]
+    s = dc.State(spec)
+    for k, val in (kv.split("=", 1) for kv in opts.split(",")):
+        assert str(s.options[k]) == val
+    assert s.observation_tensor().shape == v.observation_shape
+    assert s.num_actions() == v.num_actions
+    assert len(render.board(s)) == v.board_size
+    r = dc.playouts(spec, 20, seed=3, progress=False)
+    assert len(r) == 20 and (r.plies > 0).all()
+    again = pickle.loads(pickle.dumps(s))
+    assert again.options == s.options and again.fen() == s.fen()
+    gymnasium = pytest.importorskip("gymnasium")
+    import dicechess.gym  # noqa: F401
+
+    env = gymnasium.make(v.gym_id, **{k: s.options[k] for k in ("dice", "no_move", "doubles")})
+    obs, _ = env.reset(seed=0)
+    planes, ranks, files = v.observation_shape
+    assert obs["observation"].size == planes * ranks * files
