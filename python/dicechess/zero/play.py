@@ -157,7 +157,7 @@ def luck_pairs(
     plies, rolls = g["plies"][order], g["n_rolls"][order]
     # Whole pairs only (an interrupted run may end with half of one).
     pair = index // 2
-    whole = np.isin(pair, [p for p in np.unique(pair) if (pair == p).sum() == 2])
+    whole = np.bincount(pair)[pair] == 2
     index, return0, luck0 = index[whole], return0[whole], luck0[whole]
     plies, rolls = plies[whole], rolls[whole]
     first = index % 2 == 0

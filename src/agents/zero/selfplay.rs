@@ -15,7 +15,7 @@ use crate::agents::{Agent, AgentSpec, Evaluate};
 use crate::board::MoveList;
 use crate::play::{game_rng, random_move, CommonDice, GameRng};
 use crate::sim::playouts::{record, GameRecord};
-use crate::variants::{api, Game, Node, Outcomes, Player};
+use crate::variants::{api, cumulative_pick, Game, Node, Outcomes, Player};
 
 const AGENTS: u64 = 0x2E50_2E50_2E50_2E50;
 const OPENING: u64 = 0x0BE1_0BE1_0BE1_0BE1;
@@ -180,10 +180,10 @@ struct ChanceValuation<G> {
 }
 
 impl<G: Game> ChanceValuation<G> {
-    fn new(g: &G, outcomes: &mut Outcomes) -> Self {
-        g.chance_outcomes(outcomes);
+    /// The valuation of chance node `g`, whose outcomes are `outcomes`.
+    fn new(g: &G, outcomes: &[(u32, f64)]) -> Self {
         let mut v = ChanceValuation {
-            outcomes: outcomes.as_slice().to_vec(),
+            outcomes: outcomes.to_vec(),
             leaves: Vec::new(),
             states: Vec::new(),
         };
@@ -244,13 +244,11 @@ impl<G: Game> ChanceValuation<G> {
     /// Each outcome's player-0 value, the network's answers from `first`.
     fn values(&self, b: &Batch, first: usize) -> Vec<f64> {
         let mut v = vec![0.0; self.outcomes.len()];
-        let mut k = first;
         let mut d = 0;
         for &(i, w, exact) in &self.leaves {
             let x = exact.unwrap_or_else(|| {
                 let side = self.states[d].1;
-                let x = b.values[k] as f64;
-                k += 1;
+                let x = b.values[first + d] as f64;
                 d += 1;
                 if side == 0 {
                     x
@@ -350,7 +348,7 @@ fn play_into<G: Evaluate, E>(
         }
         for (s, &first) in slots.iter_mut().zip(&firsts) {
             if let (Some(c), Some(net)) = (s.chance.take(), cfg.value_chance) {
-                settle_chance(s, c, &batches[net], first, &mut outcomes);
+                settle_chance(s, c, &batches[net], first);
                 continue;
             }
             let (net, tree) = s.tree.as_mut().expect("searching");
@@ -409,20 +407,16 @@ fn advance<G: Evaluate>(
     loop {
         match s.game.node() {
             Node::Terminal => return true,
-            Node::Chance if cfg.value_chance.is_some() => {
-                let c = ChanceValuation::new(&s.game, outcomes);
-                if c.outcomes.len() > 1 {
-                    s.chance = Some(c);
-                    return false;
-                }
-                // A forced outcome: no luck.
-                s.valued += 1;
-                let o = outcomes.sample(s.dice.next_uniform());
-                s.game.apply_outcome(o);
-                s.chance_events += 1;
-            }
             Node::Chance => {
                 s.game.chance_outcomes(outcomes);
+                if cfg.value_chance.is_some() {
+                    if outcomes.len() > 1 {
+                        s.chance = Some(ChanceValuation::new(&s.game, outcomes.as_slice()));
+                        return false;
+                    }
+                    // A forced outcome: no luck.
+                    s.valued += 1;
+                }
                 let o = outcomes.sample(s.dice.next_uniform());
                 s.game.apply_outcome(o);
                 s.chance_events += 1;
@@ -462,25 +456,14 @@ fn seat_of<G>(s: &Slot<G>, p: Player) -> usize {
 
 /// Draws the valued chance event's outcome, as the game would have without
 /// the valuation, and adds its luck.
-fn settle_chance<G: Game>(
-    s: &mut Slot<G>,
-    c: ChanceValuation<G>,
-    b: &Batch,
-    first: usize,
-    outcomes: &mut Outcomes,
-) {
+fn settle_chance<G: Game>(s: &mut Slot<G>, c: ChanceValuation<G>, b: &Batch, first: usize) {
     let v = c.values(b, first);
     let expected: f64 = c.outcomes.iter().zip(&v).map(|(o, x)| o.1 * x).sum();
-    s.game.chance_outcomes(outcomes);
-    let o = outcomes.sample(s.dice.next_uniform());
-    let i = c
-        .outcomes
-        .iter()
-        .position(|x| x.0 == o)
-        .expect("the outcome drawn is listed");
+    // Drawn from the listed outcomes as `Outcomes::sample` draws.
+    let i = cumulative_pick(c.outcomes.iter().map(|o| o.1), s.dice.next_uniform());
     s.luck0 += v[i] - expected;
     s.valued += 1;
-    s.game.apply_outcome(o);
+    s.game.apply_outcome(c.outcomes[i].0);
     s.chance_events += 1;
 }
 
@@ -622,7 +605,8 @@ mod tests {
                         match g.node() {
                             Node::Terminal => break,
                             Node::Chance => {
-                                let c = ChanceValuation::new(&g, &mut outcomes);
+                                g.chance_outcomes(&mut outcomes);
+                                let c = ChanceValuation::new(&g, outcomes.as_slice());
                                 assert!(c.states.len() <= CHANCE_LEAVES.max(c.outcomes.len()));
                                 let mut b = Batch::new(obs_len, actions);
                                 c.push(&mut b);
